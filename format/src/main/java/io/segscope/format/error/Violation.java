@@ -1,0 +1,70 @@
+package io.segscope.format.error;
+
+/**
+ * Every way a Kafka file can be malformed, as segscope names it. {@link #kind()} is the stable,
+ * documented name that `verify --format jsonl` prints; never rename one.
+ */
+public enum Violation {
+    // framing of .log files (kafka-format.md 1.2, 1.4, 1.10)
+    /** Fewer bytes remain than the entry header or the declared batch size needs: a torn tail. */
+    TRUNCATED("truncated"),
+    /** The rest of the file is zero bytes (preallocated or torn write). */
+    ZERO_TAIL("zero-tail"),
+    /** Declared batch/message size below the minimum for its magic. */
+    BATCH_TOO_SMALL("batch-too-small"),
+    /** Declared batch/message size above the configured maximum. */
+    BATCH_TOO_LARGE("batch-too-large"),
+    /** Magic byte not 0, 1 or 2. */
+    INVALID_MAGIC("invalid-magic"),
+    /** Stored CRC differs from the computed one. */
+    CRC_MISMATCH("crc-mismatch"),
+    /** Compression codec id Kafka does not define (or not allowed for this magic). */
+    UNSUPPORTED_COMPRESSION("unsupported-compression"),
+    /** Compressed payload could not be decompressed. */
+    DECOMPRESSION_FAILED("decompression-failed"),
+    /** Decompressed payload exceeds the per-batch cap. */
+    DECOMPRESSED_TOO_LARGE("decompressed-too-large"),
+    /** recordsCount negative or inconsistent with the bytes present. */
+    INVALID_RECORD_COUNT("invalid-record-count"),
+    /** A record (or legacy inner message) whose structure does not parse. */
+    INVALID_RECORD("invalid-record"),
+    /** A varint longer than 5 (int) or 10 (long) bytes. */
+    VARINT_TOO_LONG("varint-too-long"),
+    /** Bytes left after the declared number of records. */
+    RECORDS_REMAINING("records-remaining"),
+    /** Header fields that contradict each other (e.g. lastOffsetDelta vs records). */
+    INCONSISTENT_HEADER("inconsistent-header"),
+    /** Offsets that go backwards or overlap. */
+    OFFSET_ORDER("offset-order"),
+    /** Legacy wrapper problems: compressed inner message, empty wrapper, bad relative offsets. */
+    INVALID_WRAPPER("invalid-wrapper"),
+    /** A control record whose key or value does not parse. */
+    INVALID_CONTROL_RECORD("invalid-control-record"),
+
+    // index files (kafka-format.md 1.8)
+    INDEX_SIZE("index-size"),
+    INDEX_ORDER("index-order"),
+    INDEX_MISMATCH("index-mismatch"),
+    INDEX_VERSION("index-version"),
+
+    // side files (kafka-format.md 1.1, 1.9)
+    SNAPSHOT_VERSION("snapshot-version"),
+    SNAPSHOT_SIZE("snapshot-size"),
+    CHECKPOINT_FORMAT("checkpoint-format"),
+    PROPERTIES_FORMAT("properties-format"),
+
+    // discovery
+    NAME_FORMAT("name-format"),
+    IO_ERROR("io-error");
+
+    private final String kind;
+
+    Violation(String kind) {
+        this.kind = kind;
+    }
+
+    /** Stable lower-case name used in machine-readable output. */
+    public String kind() {
+        return kind;
+    }
+}

@@ -1,0 +1,71 @@
+package io.segscope.testdata;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Finds the committed corpus on disk. Tests map files, and mapped files cannot come from a jar,
+ * so surefire passes the repository root as the system property {@code segscope.root}; without
+ * it (an IDE run) the root is found by walking up from the working directory.
+ */
+public final class Corpus {
+    private Corpus() {
+    }
+
+    /** The repository root (the directory holding {@code testdata/}). */
+    public static Path root() {
+        String prop = System.getProperty("segscope.root");
+        if (prop != null && !prop.isBlank() && Files.isDirectory(Paths.get(prop, "testdata"))) {
+            return Paths.get(prop).toAbsolutePath().normalize();
+        }
+        Path p = Paths.get("").toAbsolutePath();
+        while (p != null) {
+            if (Files.isDirectory(p.resolve("testdata")) && Files.exists(p.resolve("pom.xml"))) {
+                return p;
+            }
+            p = p.getParent();
+        }
+        throw new IllegalStateException("cannot find the segscope repository root; set -Dsegscope.root");
+    }
+
+    /** {@code testdata/} itself. */
+    public static Path testdata() {
+        return root().resolve("testdata");
+    }
+
+    /** A path below {@code testdata/}. */
+    public static Path resolve(String relative) {
+        return testdata().resolve(relative);
+    }
+
+    /** {@code testdata/corpus/}: real-broker log dirs, Admin API JSON and DumpLogSegments output. */
+    public static Path corpus() {
+        return testdata().resolve("corpus");
+    }
+
+    /** {@code testdata/synthetic/}: legacy segments built with Kafka's own builder. */
+    public static Path synthetic() {
+        return testdata().resolve("synthetic");
+    }
+
+    /** Every file below {@code dir} whose name ends with {@code suffix}, sorted by path. */
+    public static List<Path> filesEndingWith(Path dir, String suffix) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().endsWith(suffix))
+                    .sorted()
+                    .collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
