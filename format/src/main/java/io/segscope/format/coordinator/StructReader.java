@@ -234,20 +234,12 @@ public final class StructReader {
 
     /** Kafka's unsigned varint: at most 5 bytes, the result may wrap to a negative int. */
     private int readUnsignedVarint(String path) throws MalformedException {
-        int value = 0;
-        int i = 0;
-        int b;
-        do {
-            need(1, path);
-            b = buf.get(pos++);
-            if (i == 28 && (b & 0x80) != 0) {
-                // Kafka: "Varint is too long, the most significant bit in the 5th byte is set"
-                throw malformed("unsigned varint longer than 5 bytes", path);
-            }
-            value |= (b & 0x7f) << i;
-            i += 7;
-        } while ((b & 0x80) != 0);
-        return value;
+        long packed = Wire.unsignedVarint(buf, pos, limit);
+        if (packed == Wire.BAD_VARINT) {
+            throw malformed("unsigned varint truncated or longer than 5 bytes", path);
+        }
+        pos += Wire.varintSize(packed);
+        return Wire.varintValue(packed);
     }
 
     private MalformedException malformed(String message, String path) {
