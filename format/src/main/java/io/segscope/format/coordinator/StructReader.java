@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Reads any {@link StructSchema} at any version from a buffer window, the way Kafka's generated
  * {@code read(Readable, short)} methods do (kafka-format.md 2.1 encodings, 2.7 tagged fields):
- * absent fields take their defaults, known tags are read, unknown tags are skipped by size and
- * counted. It applies the same limits as the generated readers (string length at most 32767,
+ * absent fields take their defaults, known tags are read by their type (the declared size is only
+ * used to skip unknown tags, as in Kafka), unknown tags are skipped and counted. It applies the same limits as the generated readers (string length at most 32767,
  * collection size at most the bytes remaining and at most 1,000,000, at most 10,000 tagged
  * fields, varints at most 5 bytes) so that a value Kafka rejects is rejected here too.
  *
@@ -49,7 +49,7 @@ public final class StructReader {
         for (int i = 0; i < values.length; i++) {
             Field f = fields.get(i);
             if (f.inBody(version)) {
-                values[i] = readField(f, version, flexible, path);
+                values[i] = readField(f, version, flexible, false, path);
             } else {
                 values[i] = f.defaultValue();
             }
@@ -67,22 +67,19 @@ public final class StructReader {
             for (int t = 0; t < count; t++) {
                 int tag = readUnsignedVarint(path + "._tag");
                 int size = readUnsignedVarint(path + "._tagSize");
-                if (size < 0 || size > limit - pos) {
-                    throw malformed("tagged field " + Integer.toUnsignedString(tag) + " size " + Integer.toUnsignedString(size)
-                            + " exceeds the " + (limit - pos) + " bytes remaining", path);
-                }
-                int end = pos + size;
                 int index = taggedIndex(fields, tag, version);
                 if (index < 0) {
+                    if (size < 0 || size > limit - pos) {
+                        throw malformed("tagged field " + Integer.toUnsignedString(tag) + " size " + Integer.toUnsignedString(size)
+                                + " exceeds the " + (limit - pos) + " bytes remaining", path);
+                    }
                     unknown++;
+                    pos += size;
                 } else {
-                    Field f = fields.get(index);
-                    int outerLimit = limit;
-                    limit = end;
-                    values[index] = readField(f, version, flexible, path);
-                    limit = outerLimit;
+                    // As Kafka's generated readers do: a known tag is read by its type and reading
+                    // goes on where the field ends; the declared size is not used.
+                    values[index] = readField(fields.get(index), version, flexible, true, path);
                 }
-                pos = end;
             }
         }
         return new StructValue(schema, version, values, unknown);
@@ -98,7 +95,7 @@ public final class StructReader {
         return -1;
     }
 
-    private Object readField(Field f, short version, boolean flexible, String path) throws MalformedException {
+    private Object readField(Field f, short version, boolean flexible, boolean tagged, String path) throws MalformedException {
         String fieldPath = path + "." + f.jsonName();
         boolean nullable = f.nullableVersions().contains(version);
         switch (f.type()) {
@@ -127,11 +124,10 @@ public final class StructReader {
                 return Collections.unmodifiableList(list);
             }
             case STRUCT: {
-                if (nullable) {
-                    byte marker = readInt8(fieldPath);
-                    if (marker < 0) {
-                        return null;
-                    }
+                // Kafka's generator marks a nullable struct with an int8 (-1 = null) in the body, but
+                // with an unsigned varint (0 = null, 1 = present) in the tagged section.
+                if (nullable && (tagged ? readUnsignedVarint(fieldPath) <= 0 : readInt8(fieldPath) < 0)) {
+                    return null;
                 }
                 return readStruct(f.struct(), version, flexible, fieldPath);
             }

@@ -113,7 +113,12 @@ public final class CoordinatorJson {
         } else if (value instanceof StructValue) {
             writeStruct(g, (StructValue) value, topic);
         } else if (value instanceof EmbeddedProtocol) {
-            writeStruct(g, ((EmbeddedProtocol) value).struct(), topic);
+            EmbeddedProtocol p = (EmbeddedProtocol) value;
+            if (p.dumpToolReadable()) {
+                writeStruct(g, p.struct(), topic);
+            } else {
+                g.writeBinary(p.raw().array());
+            }
         } else if (value instanceof List) {
             g.writeStartArray();
             for (Object e : (List<?>) value) {

@@ -24,7 +24,8 @@ import java.util.List;
  * {@code assignment} bytes when {@code protocolType} is {@code "consumer"} (kafka-format.md 2.4):
  * an int16 version, then a non-flexible struct. Like Kafka's readers, a version above 3 is read
  * with the v3 layout (newer versions only append fields; trailing bytes are ignored) and a
- * version below 0 with the v0 layout; bytes that do not parse are kept as they are.
+ * version below 0 with the v0 layout; bytes that do not parse are kept as they are. Kafka 4.4.0's
+ * DumpLogSegments is stricter above v3 (see {@link EmbeddedProtocol#dumpToolReadable()}).
  */
 public final class ConsumerProtocol {
     private ConsumerProtocol() {
@@ -70,10 +71,20 @@ public final class ConsumerProtocol {
         short layout = (short) Math.max(VERSIONS.lowest(), Math.min(version, VERSIONS.highest()));
         try {
             StructValue v = new StructReader().read(schema, layout, false, b, 2, a.length - 2, null);
-            return new EmbeddedProtocol(version, v, raw);
+            return new EmbeddedProtocol(version, v, raw, version <= VERSIONS.highest() || !hasTopicPartitions(v));
         } catch (MalformedException e) {
             return null;
         }
+    }
+
+    private static boolean hasTopicPartitions(StructValue v) {
+        for (int i = 0; i < v.schema().fields().size(); i++) {
+            if (v.schema().fields().get(i).elementType() == io.segscope.format.coordinator.FieldType.STRUCT
+                    && v.get(i) instanceof List && !((List<?>) v.get(i)).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

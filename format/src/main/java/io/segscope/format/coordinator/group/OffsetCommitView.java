@@ -158,19 +158,21 @@ public final class OffsetCommitView {
             }
             p += Wire.varintSize(packed);
             int size = Wire.varintValue(packed);
-            if (size < 0 || size > end - p) {
-                return false;
-            }
             if (tag == 0) {
-                if (size < 16) {
+                // read by type, as Kafka does: the declared size is not used for a known tag
+                if (end - p < 16) {
                     return false;
                 }
                 topicIdMsb = buf.getLong(p);
                 topicIdLsb = buf.getLong(p + 8);
+                p += 16;
             } else {
+                if (size < 0 || size > end - p) {
+                    return false;
+                }
                 unknownTaggedFields++;
+                p += size;
             }
-            p += size;
         }
         return true;
     }
