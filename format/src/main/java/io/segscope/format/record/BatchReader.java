@@ -99,16 +99,18 @@ public final class BatchReader implements AutoCloseable {
         }
         byte magic = buf.get(idx + BatchView.MAGIC_OFFSET);
         long baseOffset = buf.getLong(idx);
-        if (magic < 0 || magic > 2) {
-            throw FormatException.at(Violation.INVALID_MAGIC, file, position).baseOffset(baseOffset)
-                    .field("magic").expected("0, 1 or 2").actual(magic).build();
-        }
         int total = size + BatchView.LOG_OVERHEAD;
         if (total < 0) { // size near Integer.MAX_VALUE: cannot be a real batch, and cannot fit any file
             return endWithTail(size);
         }
+        // Kafka looks at the magic only once the whole entry is there: a batch running past the end
+        // is a partial tail whatever its magic says.
         if (source.available(position, total) < total) {
             return endWithTail(size);
+        }
+        if (magic < 0 || magic > 2) {
+            throw FormatException.at(Violation.INVALID_MAGIC, file, position).baseOffset(baseOffset)
+                    .field("magic").expected("0, 1 or 2").actual(magic).build();
         }
         if (!source.isRandomAccess() && total > options.maxBatchBytes()) {
             throw FormatException.at(Violation.BATCH_TOO_LARGE, file, position).baseOffset(baseOffset)

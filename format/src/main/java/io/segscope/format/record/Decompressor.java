@@ -84,6 +84,19 @@ public final class Decompressor implements AutoCloseable {
         this.position = position;
         this.baseOffset = baseOffset;
         written = 0;
+        try {
+            run(codec, magic, src, from, to);
+        } catch (FormatException e) {
+            throw e;
+        } catch (RuntimeException e) { // a codec library's own complaint about hostile input
+            throw failure(codec.kafkaName + ": " + e);
+        } finally {
+            out.limit(out.capacity()).position(0); // readers use absolute gets, bounded by their own limit
+        }
+        return written;
+    }
+
+    private void run(CompressionType codec, byte magic, ByteBuffer src, int from, int to) {
         switch (codec) {
             case NONE:
                 ensureRoom(to - from);
@@ -104,8 +117,6 @@ public final class Decompressor implements AutoCloseable {
             default:
                 throw new IllegalArgumentException(codec.toString());
         }
-        out.limit(out.capacity()).position(0); // readers use absolute gets, bounded by their own limit
-        return written;
     }
 
     // ---- gzip -------------------------------------------------------------------------------

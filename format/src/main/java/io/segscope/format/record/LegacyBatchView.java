@@ -44,7 +44,7 @@ public final class LegacyBatchView implements Batch {
         this.position = position;
         this.size = size;
         this.entryOffset = buf.getLong(index);
-        outer.wrap(buf, index + BatchView.LOG_OVERHEAD, size - BatchView.LOG_OVERHEAD, entryOffset, null, -1L,
+        outer.wrapLenient(buf, index + BatchView.LOG_OVERHEAD, size - BatchView.LOG_OVERHEAD, entryOffset, null, -1L,
                 file, position);
         inner.prepared = false;
         return this;
@@ -104,6 +104,7 @@ public final class LegacyBatchView implements Batch {
 
     @Override
     public RecordIterator records() {
+        outer.check();
         if (compressionId() == 0) {
             return single.reset();
         }
@@ -154,6 +155,7 @@ public final class LegacyBatchView implements Batch {
             if (prepared) {
                 return;
             }
+            outer.check();
             int codecId = compressionId();
             CompressionType codec = CompressionType.forId(codecId);
             if (codec == null || codec == CompressionType.ZSTD) {

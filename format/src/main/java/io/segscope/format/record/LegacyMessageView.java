@@ -51,6 +51,8 @@ public final class LegacyMessageView implements LogRecord {
     private int keyOffset;
     private int valueLength;
     private int valueOffset;
+    /** Structural damage found by a lenient wrap, thrown when the contents are asked for. */
+    private FormatException problem;
 
     LegacyMessageView(Checksums checksums) {
         this.checksums = checksums;
@@ -62,6 +64,25 @@ public final class LegacyMessageView implements LogRecord {
      */
     LegacyMessageView wrap(ByteBuffer buf, int msg, int size, long offset, TimestampType wrapperType,
                            long wrapperTimestamp, String file, long position) {
+        wrapLenient(buf, msg, size, offset, wrapperType, wrapperTimestamp, file, position);
+        check();
+        return this;
+    }
+
+    /** Throws the damage a lenient wrap found, if any. */
+    void check() {
+        if (problem != null) {
+            throw problem;
+        }
+    }
+
+    /**
+     * Like {@link #wrap} but keeps structural damage for {@link #check()}: a shallow walk, like
+     * Kafka's, does not look inside a message until its contents are asked for.
+     */
+    LegacyMessageView wrapLenient(ByteBuffer buf, int msg, int size, long offset, TimestampType wrapperType,
+                                  long wrapperTimestamp, String file, long position) {
+        this.problem = null;
         this.buf = buf;
         this.msg = msg;
         this.size = size;
@@ -70,26 +91,37 @@ public final class LegacyMessageView implements LogRecord {
         int keySizeOffset = magic == 0 ? KEY_SIZE_OFFSET_V0 : KEY_SIZE_OFFSET_V1;
         int overhead = magic == 0 ? RECORD_OVERHEAD_V0 : RECORD_OVERHEAD_V1;
         if (size < overhead) {
-            throw FormatException.at(Violation.BATCH_TOO_SMALL, file, position).baseOffset(offset)
+            keyLength = -1;
+            valueLength = -1;
+            keyOffset = valueOffset = msg;
+            timestamp = -1L;
+            timestampType = magic == 0 ? TimestampType.NO_TIMESTAMP_TYPE : TimestampType.CREATE_TIME;
+            problem = FormatException.at(Violation.BATCH_TOO_SMALL, file, position).baseOffset(offset)
                     .field("size").expected(">= " + overhead + " for magic " + magic).actual(size).build();
+            return this;
         }
         int end = msg + size;
         int p = msg + keySizeOffset;
         keyLength = buf.getInt(p);
         keyOffset = p + 4;
         if (keyLength > end - keyOffset - 4) {
-            throw FormatException.at(Violation.INVALID_RECORD, file, position).baseOffset(offset)
+            problem = FormatException.at(Violation.INVALID_RECORD, file, position).baseOffset(offset)
                     .field("keyLength").expected("<= " + (end - keyOffset - 4)).actual(keyLength).build();
+            keyLength = -1;
+            valueLength = -1;
         }
         if (keyLength < 0) {
             keyLength = -1;
         }
-        p = keyOffset + Math.max(keyLength, 0);
-        valueLength = buf.getInt(p);
-        valueOffset = p + 4;
-        if (valueLength > end - valueOffset) {
-            throw FormatException.at(Violation.INVALID_RECORD, file, position).baseOffset(offset)
-                    .field("valueLength").expected("<= " + (end - valueOffset)).actual(valueLength).build();
+        if (problem == null) {
+            p = keyOffset + Math.max(keyLength, 0);
+            valueLength = buf.getInt(p);
+            valueOffset = p + 4;
+            if (valueLength > end - valueOffset) {
+                problem = FormatException.at(Violation.INVALID_RECORD, file, position).baseOffset(offset)
+                        .field("valueLength").expected("<= " + (end - valueOffset)).actual(valueLength).build();
+                valueLength = -1;
+            }
         }
         if (valueLength < 0) {
             valueLength = -1;
