@@ -25,6 +25,7 @@ public final class Field {
     private final Versions taggedVersions;
     private final String defaultSpec;
     private final boolean ignorable;
+    private final Object defaultValue;
 
     private Field(String name, FieldType type, FieldType elementType, StructSchema struct, Versions versions,
                   Versions nullableVersions, int tag, Versions taggedVersions, String defaultSpec, boolean ignorable) {
@@ -39,6 +40,7 @@ public final class Field {
         this.taggedVersions = taggedVersions;
         this.defaultSpec = defaultSpec;
         this.ignorable = ignorable;
+        this.defaultValue = computeDefault();
     }
 
     /** A scalar field (not struct, not array). */
@@ -102,6 +104,10 @@ public final class Field {
 
     /** The value this field has when a reader does not find it (absent version or missing tag). */
     public Object defaultValue() {
+        return defaultValue;
+    }
+
+    private Object computeDefault() {
         if ("null".equals(defaultSpec)) {
             return null;
         }
