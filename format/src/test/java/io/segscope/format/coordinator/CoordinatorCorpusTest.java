@@ -107,10 +107,14 @@ class CoordinatorCorpusTest {
         if (n < 2) {
             return null;
         }
-        Path tail = given.subpath(n - 2, n);
-        for (Path candidate : Corpus.filesEndingWith(run, given.getFileName().toString())) {
-            if (candidate.endsWith(given) || candidate.endsWith(tail)) {
-                return candidate.toAbsolutePath().normalize();
+        List<Path> candidates = Corpus.filesEndingWith(run, given.getFileName().toString());
+        // the longest match wins: several log dirs of one run may hold the same partition
+        for (int keep = n; keep >= 2; keep--) {
+            Path tail = given.subpath(n - keep, n);
+            for (Path candidate : candidates) {
+                if (candidate.endsWith(tail)) {
+                    return candidate.toAbsolutePath().normalize();
+                }
             }
         }
         return null;
