@@ -178,7 +178,7 @@ final class SyntheticOffsets {
                     new TopicPartition("orders", m), new TopicPartition("payments", m)), null), protocolVersion);
             members.add(new MemberMetadata()
                     .setMemberId(memberId)
-                    .setGroupInstanceId(staticMember && m == 1 ? "static-instance-\u00e9" : null)
+                    .setGroupInstanceId(staticMember && m == 1 ? "static-instance-1" : null)
                     .setClientId("client-" + (m + 1))
                     .setClientHost("/127.0.0." + (m + 1))
                     .setRebalanceTimeout(300_000)
