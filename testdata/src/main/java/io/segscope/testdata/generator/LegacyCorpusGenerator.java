@@ -17,8 +17,9 @@ import java.util.stream.Stream;
 
 /**
  * Makes {@code testdata/corpus/legacy-*}: real log dirs written by a Kafka 3.9.1 broker in
- * ZooKeeper mode told to write the old formats (magic 0 and 1, old coordinator value versions),
- * per /work/shared/docs/real-broker.md "Legacy formats from a real broker".
+ * ZooKeeper mode told to write the old formats (magic 0 and 1, old coordinator value versions)
+ * through {@code inter.broker.protocol.version} and {@code log.message.format.version}; see
+ * {@code testdata/corpus/LEGACY.md}.
  *
  * <p>For each {@link Run}: ZooKeeper 3.8 and a 3.9.1 broker start as child JVMs on 127.0.0.1
  * (free ports) with the 3.9.1 jars, which are resolved by the standalone
