@@ -53,6 +53,24 @@ public enum Violation {
     CHECKPOINT_FORMAT("checkpoint-format"),
     PROPERTIES_FORMAT("properties-format"),
 
+    // index / state / logdir
+    /** An index entry whose offset lies below the segment's base offset (relative offset negative). */
+    INDEX_OFFSET_RANGE("index-offset-range"),
+    /** Non-zero bytes after the first all-zero slot of a preallocated index. */
+    INDEX_TAIL_NOT_ZERO("index-tail-not-zero"),
+    /** A checkpoint file whose version line is not the version Kafka expects. */
+    CHECKPOINT_VERSION("checkpoint-version"),
+    /** A checkpoint file whose entry count line disagrees with its entry lines (or is negative). */
+    CHECKPOINT_COUNT("checkpoint-count"),
+    /** A Kafka Uuid that is not 16 bytes of URL-safe Base64, or is a reserved value where one is not allowed. */
+    UUID_FORMAT("uuid-format"),
+    /** A meta.properties version Kafka does not know. */
+    PROPERTIES_VERSION("properties-version"),
+    /** A JSON side file (.kafka_cleanshutdown) that does not parse or lacks a field. */
+    JSON_FORMAT("json-format"),
+    /** An index file (.index, .timeindex, .txnindex) with no .log of the same base offset and status. */
+    ORPHAN_INDEX("orphan-index"),
+
     // coordinator
     /** A coordinator record key whose int16 type this topic does not define (kafka-format.md 2.5). */
     UNKNOWN_RECORD_TYPE("unknown-record-type"),

@@ -90,8 +90,10 @@ public final class BatchReader implements AutoCloseable {
         ByteBuffer buf = source.buffer();
         int size = buf.getInt(idx + 8);
         if (size < LegacyMessageView.RECORD_OVERHEAD_V0) {
-            if (restIsZero()) {
-                return endWithTail(size);
+            long length = scanTail();
+            if (tailIsZero) {
+                tail = new Tail(Tail.Kind.ZERO_FILL, position, length, size);
+                return false;
             }
             throw FormatException.at(Violation.BATCH_TOO_SMALL, file, position).baseOffset(buf.getLong(idx))
                     .field("size").expected(">= " + LegacyMessageView.RECORD_OVERHEAD_V0).actual(size)
@@ -133,32 +135,32 @@ public final class BatchReader implements AutoCloseable {
     }
 
     private boolean endWithTail(int declaredSize) {
-        long left = source.available(position, Long.MAX_VALUE);
-        tail = new Tail(restIsZero() ? Tail.Kind.ZERO_FILL : Tail.Kind.PARTIAL, position, left, declaredSize);
+        long length = scanTail();
+        tail = new Tail(tailIsZero ? Tail.Kind.ZERO_FILL : Tail.Kind.PARTIAL, position, length, declaredSize);
         return false;
     }
 
-    /** True when every byte from the current position to the end of the source is zero. */
-    private boolean restIsZero() {
+    private boolean tailIsZero;
+
+    /** Reads from the current position to the end once: returns the length, sets {@link #tailIsZero}. */
+    private long scanTail() {
         long p = position;
+        boolean zero = true;
         while (true) {
             long left = source.available(p, 64 * 1024);
             if (left == 0) {
-                return true;
+                tailIsZero = zero;
+                return p - position;
             }
             int n = (int) left;
             int idx = source.ensure(p, n);
             ByteBuffer buf = source.buffer();
             int i = 0;
-            for (; i + 8 <= n; i += 8) {
-                if (buf.getLong(idx + i) != 0L) {
-                    return false;
-                }
+            for (; zero && i + 8 <= n; i += 8) {
+                zero = buf.getLong(idx + i) == 0L;
             }
-            for (; i < n; i++) {
-                if (buf.get(idx + i) != 0) {
-                    return false;
-                }
+            for (; zero && i < n; i++) {
+                zero = buf.get(idx + i) == 0;
             }
             p += n;
         }

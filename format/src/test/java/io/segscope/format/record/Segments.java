@@ -18,7 +18,7 @@ final class Segments {
 
     /** {@code batches} uncompressed v2 batches of {@code perBatch} records each, offsets from 0. */
     static ByteBuffer v2(int batches, int perBatch, String codec) {
-        ByteBuffer out = ByteBuffer.allocate(1 << 20);
+        ByteBuffer out = ByteBuffer.allocate(16 << 20);
         long offset = 0;
         for (int b = 0; b < batches; b++) {
             MemoryRecordsBuilder builder = new MemoryRecordsBuilder(new ByteBufferOutputStream(256),
@@ -27,7 +27,7 @@ final class Segments {
                     RecordBatch.NO_TIMESTAMP);
             for (int i = 0; i < perBatch; i++) {
                 builder.appendWithOffset(offset++, 1_700_000_000_000L + i, ("key-" + i).getBytes(StandardCharsets.UTF_8),
-                        ("value-" + i + "-" + "x".repeat(i * 7)).getBytes(StandardCharsets.UTF_8));
+                        ("value-" + i + "-" + "x".repeat((i % 10) * 7)).getBytes(StandardCharsets.UTF_8));
             }
             out.put(builder.build().buffer());
         }

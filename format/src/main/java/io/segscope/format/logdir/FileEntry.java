@@ -1,0 +1,35 @@
+package io.segscope.format.logdir;
+
+import io.segscope.format.io.ByteSource;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One file or directory of a tree that discovery walks. The file system is one implementation
+ * ({@link PathEntry}); an archive can be another, giving {@link LogDir} the same listing without
+ * extracting anything.
+ */
+public interface FileEntry {
+    /** The last element of the path, e.g. {@code 00000000000000000000.log}. */
+    String name();
+
+    /** The path shown to people and used as the {@link ByteSource} name in errors. */
+    String path();
+
+    boolean isDirectory();
+
+    /** Size in bytes of a file (0 for a directory). */
+    long size();
+
+    /** The entries of a directory sorted by name; empty for a file. */
+    List<FileEntry> children();
+
+    /** Opens a file read-only. */
+    ByteSource open();
+
+    /** A file-system entry for {@code path}. */
+    static FileEntry of(Path path) {
+        return new PathEntry(path);
+    }
+}

@@ -1,0 +1,45 @@
+package io.segscope.format.logdir;
+
+import java.nio.file.Path;
+
+/**
+ * What a path given by a person is: one file, a partition directory, a broker log directory, or
+ * none of these. A directory is a log dir when it holds a log-dir root file or a subdirectory
+ * named like a partition; it is a partition dir when its own name parses as one and it holds
+ * segment files or per-partition side files. Content decides first because a log dir may itself
+ * be named like a partition ({@code kafka-logs-1}).
+ */
+public enum InputKind {
+    FILE,
+    PARTITION_DIR,
+    LOG_DIR,
+    UNKNOWN;
+
+    public static InputKind detect(Path path) {
+        return detect(FileEntry.of(path));
+    }
+
+    public static InputKind detect(FileEntry entry) {
+        if (!entry.isDirectory()) {
+            return FILE;
+        }
+        boolean partitionContent = false;
+        for (FileEntry child : entry.children()) {
+            String name = child.name();
+            if (child.isDirectory()) {
+                if (TopicPartitionName.tryParse(name).isPresent()) {
+                    return LOG_DIR;
+                }
+            } else if (LogDir.ROOT_FILES.contains(name)) {
+                return LOG_DIR;
+            } else if (SegmentFileName.parse(name).isPresent() || name.equals(PartitionDir.LEADER_EPOCH_CHECKPOINT)
+                    || name.equals(PartitionDir.PARTITION_METADATA)) {
+                partitionContent = true;
+            }
+        }
+        if (partitionContent && TopicPartitionName.tryParse(entry.name()).isPresent()) {
+            return PARTITION_DIR;
+        }
+        return UNKNOWN;
+    }
+}

@@ -1,0 +1,76 @@
+package io.segscope.format.logdir;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.MappedSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** A {@link FileEntry} on the file system; files open as read-only mappings ({@link MappedSource}). */
+public final class PathEntry implements FileEntry {
+    private final Path path;
+
+    public PathEntry(Path path) {
+        this.path = path;
+    }
+
+    public Path toPath() {
+        return path;
+    }
+
+    @Override
+    public String name() {
+        Path name = path.getFileName();
+        return name == null ? path.toString() : name.toString();
+    }
+
+    @Override
+    public String path() {
+        return path.toString();
+    }
+
+    @Override
+    public boolean isDirectory() {
+        return Files.isDirectory(path);
+    }
+
+    @Override
+    public long size() {
+        try {
+            return Files.isRegularFile(path) ? Files.size(path) : 0L;
+        } catch (IOException e) {
+            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(String.valueOf(e.getMessage())).build(e);
+        }
+    }
+
+    @Override
+    public List<FileEntry> children() {
+        if (!Files.isDirectory(path)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(path)) {
+            List<FileEntry> out = new ArrayList<>();
+            s.sorted(Comparator.comparing(p -> p.getFileName().toString())).forEach(p -> out.add(new PathEntry(p)));
+            return out;
+        } catch (IOException e) {
+            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(String.valueOf(e.getMessage())).build(e);
+        }
+    }
+
+    @Override
+    public ByteSource open() {
+        return MappedSource.open(path, path());
+    }
+
+    @Override
+    public String toString() {
+        return path();
+    }
+}
