@@ -71,6 +71,16 @@ public enum Violation {
     /** An index file (.index, .timeindex, .txnindex) with no .log of the same base offset and status. */
     ORPHAN_INDEX("orphan-index"),
 
+    // coordinator
+    /** A coordinator record key whose int16 type this topic does not define (kafka-format.md 2.5). */
+    UNKNOWN_RECORD_TYPE("unknown-record-type"),
+    /** A coordinator record value whose int16 version its type does not define (kafka-format.md 2.1). */
+    UNKNOWN_VALUE_VERSION("unknown-value-version"),
+    /** A coordinator record key that is missing, too short or does not parse with its schema. */
+    INVALID_COORDINATOR_KEY("invalid-coordinator-key"),
+    /** A coordinator record value that is too short or does not parse with its schema. */
+    INVALID_COORDINATOR_VALUE("invalid-coordinator-value"),
+
     // discovery
     NAME_FORMAT("name-format"),
     IO_ERROR("io-error");

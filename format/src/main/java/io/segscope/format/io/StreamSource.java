@@ -9,30 +9,28 @@ import java.nio.ByteBuffer;
 
 /**
  * A forward-only source over an {@link InputStream} (an archive entry, a pipe). It keeps one
- * buffer that holds at least the range last asked for; older bytes are dropped when more room
- * is needed, so memory is bounded by the largest single range a reader asks for (one batch),
- * which the readers cap.
+ * buffer holding at least the range last asked for; bytes before that range are dropped when
+ * room is needed, so memory is bounded by the largest range a reader asks for (one batch), which
+ * is capped by {@code maxWindow}: a hostile size field cannot make it allocate more.
  */
 public final class StreamSource implements ByteSource {
+    private static final int INITIAL = 64 * 1024;
+
     private final InputStream in;
     private final String name;
     private final int maxWindow;
     private ByteBuffer buffer;
     /** File position of buffer index 0. */
     private long bufferStart;
-    /** Number of valid bytes in buffer. */
+    /** Valid bytes in the buffer. */
     private int filled;
     private boolean eof;
 
-    /**
-     * @param maxWindow the largest range a caller may ensure at once; larger requests are an error
-     *     (a hostile size field must not make us allocate gigabytes)
-     */
     public StreamSource(InputStream in, String name, int maxWindow) {
         this.in = in;
         this.name = name;
         this.maxWindow = maxWindow;
-        this.buffer = ByteBuffer.allocate(Math.min(64 * 1024, Math.max(maxWindow, 64)));
+        this.buffer = ByteBuffer.allocate(Math.min(INITIAL, Math.max(maxWindow, 64)));
     }
 
     @Override
@@ -47,67 +45,61 @@ public final class StreamSource implements ByteSource {
 
     @Override
     public int ensure(long position, int length) {
-        if (position < bufferStart || length < 0) {
-            throw new IllegalStateException("stream source " + name + " cannot go back to " + position);
+        if (position < bufferStart) {
+            throw new IllegalStateException("stream source " + name + " cannot go back to " + position
+                    + " (at " + bufferStart + ")");
+        }
+        if (length < 0) {
+            return -1;
         }
         if (length > maxWindow) {
-            return fill(position, 0) >= 0 && available(position, length) >= length ? tooLarge(position, length) : -1;
+            throw FormatException.at(Violation.BATCH_TOO_LARGE, name, position).field("size")
+                    .expected("<= " + maxWindow).actual(length)
+                    .note("raise the read window to read a batch this large from a stream").build();
         }
-        return fill(position, length);
-    }
-
-    private int tooLarge(long position, int length) {
-        throw FormatException.at(Violation.BATCH_TOO_LARGE, name, position).field("size")
-                .expected("<= " + maxWindow).actual(length)
-                .note("raise the read window to read a batch this large from a stream").build();
-    }
-
-    private int fill(long position, int length) {
-        long end = position + length;
-        if (end > bufferStart + buffer.capacity()) {
-            // Slide the window so that position is at index 0, growing the buffer if needed.
-            int keepFrom = (int) Math.min(position - bufferStart, filled);
-            int keep = filled - keepFrom;
-            ByteBuffer target = buffer;
-            if (length > buffer.capacity()) {
-                target = ByteBuffer.allocate(Math.max(length, Math.min(maxWindow, buffer.capacity() * 2)));
-            }
-            System.arraycopy(buffer.array(), keepFrom, target.array(), 0, keep);
-            buffer = target;
-            bufferStart += keepFrom;
-            filled = keep;
-            if (bufferStart < position) { // the stream must be skipped forward
-                skipTo(position);
-            }
+        if (position + length > bufferStart + buffer.capacity()) {
+            moveTo(position, length);
         }
-        int need = (int) (end - bufferStart);
+        int need = (int) (position - bufferStart) + length;
         while (filled < need && !eof) {
             readMore();
         }
-        if (filled < need) {
-            return -1;
-        }
-        return (int) (position - bufferStart);
+        return filled >= need ? (int) (position - bufferStart) : -1;
     }
 
-    private void skipTo(long position) {
-        while (bufferStart + filled < position && !eof) {
+    /** Drops everything before {@code position} and makes room for {@code length} bytes after it. */
+    private void moveTo(long position, int length) {
+        long shift = position - bufferStart;
+        if (shift >= filled) {
+            skip(shift - filled);
             filled = 0;
-            bufferStart = bufferStart + filled;
-            readMore();
-            if (bufferStart + filled > position) {
-                int drop = (int) (position - bufferStart);
-                System.arraycopy(buffer.array(), drop, buffer.array(), 0, filled - drop);
-                filled -= drop;
-                bufferStart = position;
-                return;
-            }
-            bufferStart += filled;
-            filled = 0;
+        } else {
+            System.arraycopy(buffer.array(), (int) shift, buffer.array(), 0, filled - (int) shift);
+            filled -= (int) shift;
         }
-        if (bufferStart + filled < position) {
-            bufferStart = position;
-            filled = 0;
+        bufferStart = position;
+        if (length > buffer.capacity()) {
+            ByteBuffer bigger = ByteBuffer.allocate(Math.max(length, Math.min(maxWindow, 2 * buffer.capacity())));
+            System.arraycopy(buffer.array(), 0, bigger.array(), 0, filled);
+            buffer = bigger;
+        }
+    }
+
+    private void skip(long n) {
+        try {
+            while (n > 0 && !eof) {
+                long skipped = in.skip(n);
+                if (skipped <= 0) {
+                    if (in.read() < 0) {
+                        eof = true;
+                        return;
+                    }
+                    skipped = 1;
+                }
+                n -= skipped;
+            }
+        } catch (IOException e) {
+            throw FormatException.at(Violation.IO_ERROR, name, bufferStart).note(String.valueOf(e.getMessage())).build(e);
         }
     }
 
@@ -127,20 +119,11 @@ public final class StreamSource implements ByteSource {
 
     @Override
     public long available(long position, long max) {
-        if (position < bufferStart) {
-            throw new IllegalStateException("stream source " + name + " cannot go back to " + position);
-        }
         int want = (int) Math.min(max, maxWindow);
-        fill(position, 0);
-        long have = bufferStart + filled - position;
-        while (have < want && !eof) {
-            if (fill(position, (int) Math.min(want, have + 1)) < 0) {
-                break;
-            }
-            have = bufferStart + filled - position;
+        if (ensure(position, want) >= 0) {
+            return want;
         }
-        have = bufferStart + filled - position;
-        return Math.max(0, Math.min(have, max));
+        return Math.max(0, Math.min(max, bufferStart + filled - position));
     }
 
     @Override

@@ -1,0 +1,244 @@
+package io.segscope.format.coordinator;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Reads any {@link StructSchema} at any version from a buffer window, the way Kafka's generated
+ * {@code read(Readable, short)} methods do (kafka-format.md 2.1 encodings, 2.7 tagged fields):
+ * absent fields take their defaults, known tags are read by their type (the declared size is only
+ * used to skip unknown tags, as in Kafka), unknown tags are skipped and counted. It applies the same limits as the generated readers (string length at most 32767,
+ * collection size at most the bytes remaining and at most 1,000,000, at most 10,000 tagged
+ * fields, varints at most 5 bytes) so that a value Kafka rejects is rejected here too.
+ *
+ * <p>Absolute reads only; one reader is not thread-safe but can be reused.
+ */
+public final class StructReader {
+    static final int MAX_STRING_LENGTH = 32767;
+    static final int MAX_COLLECTION_SIZE = 1_000_000;
+    static final int MAX_TAGGED_FIELDS = 10_000;
+
+    private ByteBuffer buf;
+    private int pos;
+    private int limit;
+
+    /**
+     * Reads one struct from {@code buf[offset, offset+length)}.
+     *
+     * @param consumed if not null, {@code consumed[0]} receives the number of bytes read
+     */
+    public StructValue read(StructSchema schema, short version, boolean flexible, ByteBuffer buffer, int offset,
+                            int length, int[] consumed) throws MalformedException {
+        this.buf = buffer;
+        this.pos = offset;
+        this.limit = offset + length;
+        StructValue v = readStruct(schema, version, flexible, schema.name());
+        if (consumed != null) {
+            consumed[0] = pos - offset;
+        }
+        this.buf = null;
+        return v;
+    }
+
+    private StructValue readStruct(StructSchema schema, short version, boolean flexible, String path) throws MalformedException {
+        List<Field> fields = schema.fields();
+        Object[] values = new Object[fields.size()];
+        for (int i = 0; i < values.length; i++) {
+            Field f = fields.get(i);
+            if (f.inBody(version)) {
+                values[i] = readField(f, version, flexible, false, path);
+            } else {
+                values[i] = f.defaultValue();
+            }
+        }
+        int unknown = 0;
+        if (flexible) {
+            int count = readUnsignedVarint(path + "._numTaggedFields");
+            if (count < 0 || count > limit - pos) {
+                throw malformed("tagged field count " + Integer.toUnsignedString(count) + " exceeds the "
+                        + (limit - pos) + " bytes remaining", path);
+            }
+            if (count > MAX_TAGGED_FIELDS) {
+                throw malformed("tagged field count " + count + " exceeds " + MAX_TAGGED_FIELDS, path);
+            }
+            for (int t = 0; t < count; t++) {
+                int tag = readUnsignedVarint(path + "._tag");
+                int size = readUnsignedVarint(path + "._tagSize");
+                int index = taggedIndex(fields, tag, version);
+                if (index < 0) {
+                    if (size < 0 || size > limit - pos) {
+                        throw malformed("tagged field " + Integer.toUnsignedString(tag) + " size " + Integer.toUnsignedString(size)
+                                + " exceeds the " + (limit - pos) + " bytes remaining", path);
+                    }
+                    unknown++;
+                    pos += size;
+                } else {
+                    // As Kafka's generated readers do: a known tag is read by its type and reading
+                    // goes on where the field ends; the declared size is not used.
+                    values[index] = readField(fields.get(index), version, flexible, true, path);
+                }
+            }
+        }
+        return new StructValue(schema, version, values, unknown);
+    }
+
+    private static int taggedIndex(List<Field> fields, int tag, short version) {
+        for (int i = 0; i < fields.size(); i++) {
+            Field f = fields.get(i);
+            if (f.tag() == tag && f.taggedVersions().contains(version)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private Object readField(Field f, short version, boolean flexible, boolean tagged, String path) throws MalformedException {
+        String fieldPath = path + "." + f.jsonName();
+        boolean nullable = f.nullableVersions().contains(version);
+        switch (f.type()) {
+            case ARRAY: {
+                int n = flexible ? readUnsignedVarint(fieldPath) - 1 : readInt32(fieldPath);
+                if (n < 0) {
+                    return nullOrFail(nullable, f, fieldPath);
+                }
+                if (n > limit - pos) {
+                    throw malformed("array of " + n + " elements exceeds the " + (limit - pos) + " bytes remaining", fieldPath);
+                }
+                if (n > MAX_COLLECTION_SIZE) {
+                    throw malformed("array of " + n + " elements exceeds " + MAX_COLLECTION_SIZE, fieldPath);
+                }
+                if (n == 0) {
+                    return Collections.emptyList();
+                }
+                List<Object> list = new ArrayList<>(Math.min(n, 1000));
+                for (int i = 0; i < n; i++) {
+                    if (f.elementType() == FieldType.STRUCT) {
+                        list.add(readStruct(f.struct(), version, flexible, fieldPath));
+                    } else {
+                        list.add(readScalar(f.elementType(), false, flexible, f, fieldPath));
+                    }
+                }
+                return Collections.unmodifiableList(list);
+            }
+            case STRUCT: {
+                // Kafka's generator marks a nullable struct with an int8 (-1 = null) in the body, but
+                // with an unsigned varint (0 = null, 1 = present) in the tagged section.
+                if (nullable && (tagged ? readUnsignedVarint(fieldPath) <= 0 : readInt8(fieldPath) < 0)) {
+                    return null;
+                }
+                return readStruct(f.struct(), version, flexible, fieldPath);
+            }
+            default:
+                return readScalar(f.type(), nullable, flexible, f, fieldPath);
+        }
+    }
+
+    private Object readScalar(FieldType type, boolean nullable, boolean flexible, Field f, String path) throws MalformedException {
+        switch (type) {
+            case BOOL: return readInt8(path) != 0;
+            case INT8: return readInt8(path);
+            case INT16: return (short) readInt16(path);
+            case UINT16: return readInt16(path) & 0xffff;
+            case INT32: return readInt32(path);
+            case INT64: return readInt64(path);
+            case FLOAT64: return Double.longBitsToDouble(readInt64(path));
+            case UUID: {
+                long msb = readInt64(path);
+                long lsb = readInt64(path);
+                return msb == 0 && lsb == 0 ? Uuid.ZERO : new Uuid(msb, lsb);
+            }
+            case STRING: {
+                int len = flexible ? readUnsignedVarint(path) - 1 : (short) readInt16(path);
+                if (len < 0) {
+                    return nullOrFail(nullable, f, path);
+                }
+                if (len > MAX_STRING_LENGTH) {
+                    throw malformed("string length " + len + " exceeds " + MAX_STRING_LENGTH, path);
+                }
+                need(len, path);
+                String s = decodeUtf8(buf, pos, len);
+                pos += len;
+                return s;
+            }
+            case BYTES: {
+                int len = flexible ? readUnsignedVarint(path) - 1 : readInt32(path);
+                if (len < 0) {
+                    return nullOrFail(nullable, f, path);
+                }
+                need(len, path);
+                byte[] b = new byte[len];
+                buf.get(pos, b, 0, len);
+                pos += len;
+                return new Bytes(b);
+            }
+            default:
+                throw new IllegalStateException(type.name());
+        }
+    }
+
+    private Object nullOrFail(boolean nullable, Field f, String path) throws MalformedException {
+        if (nullable) {
+            return null;
+        }
+        throw malformed("non-nullable field " + f.jsonName() + " was serialized as null", path);
+    }
+
+    /** Decodes UTF-8 the way {@code new String(bytes, UTF_8)} does (malformed input becomes U+FFFD). */
+    static String decodeUtf8(ByteBuffer b, int offset, int len) {
+        if (b.hasArray()) {
+            return new String(b.array(), b.arrayOffset() + offset, len, StandardCharsets.UTF_8);
+        }
+        byte[] tmp = new byte[len];
+        b.get(offset, tmp, 0, len);
+        return new String(tmp, StandardCharsets.UTF_8);
+    }
+
+    private void need(int n, String path) throws MalformedException {
+        if (n > limit - pos) {
+            throw malformed("needs " + n + " bytes, " + (limit - pos) + " remain", path);
+        }
+    }
+
+    private byte readInt8(String path) throws MalformedException {
+        need(1, path);
+        return buf.get(pos++);
+    }
+
+    private int readInt16(String path) throws MalformedException {
+        need(2, path);
+        int v = buf.getShort(pos);
+        pos += 2;
+        return v;
+    }
+
+    private int readInt32(String path) throws MalformedException {
+        need(4, path);
+        int v = buf.getInt(pos);
+        pos += 4;
+        return v;
+    }
+
+    private long readInt64(String path) throws MalformedException {
+        need(8, path);
+        long v = buf.getLong(pos);
+        pos += 8;
+        return v;
+    }
+
+    /** Kafka's unsigned varint: at most 5 bytes, the result may wrap to a negative int. */
+    private int readUnsignedVarint(String path) throws MalformedException {
+        long packed = Wire.unsignedVarint(buf, pos, limit);
+        if (packed == Wire.BAD_VARINT) {
+            throw malformed("unsigned varint truncated or longer than 5 bytes", path);
+        }
+        pos += Wire.varintSize(packed);
+        return Wire.varintValue(packed);
+    }
+
+    private MalformedException malformed(String message, String path) {
+        return new MalformedException(message, pos, path);
+    }
+}

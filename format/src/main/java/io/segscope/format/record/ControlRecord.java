@@ -1,0 +1,78 @@
+package io.segscope.format.record;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Control records of control batches (kafka-format.md 1.3). The key is {@code version int16,
+ * type int16}; COMMIT and ABORT carry an EndTxnMarker value {@code version int16,
+ * coordinatorEpoch int32}. Types Kafka does not know are kept by number, as Kafka ignores them.
+ */
+public final class ControlRecord {
+    /** Kafka's control record types; {@link #UNKNOWN} stands for any other id. */
+    public enum Type {
+        ABORT(0), COMMIT(1), LEADER_CHANGE(2), SNAPSHOT_HEADER(3), SNAPSHOT_FOOTER(4), KRAFT_VERSION(5),
+        KRAFT_VOTERS(6), UNKNOWN(-1);
+
+        public final short id;
+
+        Type(int id) {
+            this.id = (short) id;
+        }
+
+        public static Type of(short id) {
+            return id >= 0 && id <= 6 ? values()[id] : UNKNOWN;
+        }
+    }
+
+    public static final int KEY_SIZE = 4;
+    public static final int END_TXN_MARKER_VALUE_SIZE = 6;
+
+    private ControlRecord() {
+    }
+
+    /** The type id of a control record's key; the key must hold 4 bytes and a version >= 0. */
+    public static short typeId(Batch batch, LogRecord record) {
+        ByteBuffer buf = record.buffer();
+        if (record.keyLength() < KEY_SIZE) {
+            throw invalid(batch, record, "key", ">= 4 bytes", record.keyLength());
+        }
+        short version = buf.getShort(record.keyOffset());
+        if (version < 0) {
+            throw invalid(batch, record, "key.version", ">= 0", version);
+        }
+        return buf.getShort(record.keyOffset() + 2);
+    }
+
+    public static Type type(Batch batch, LogRecord record) {
+        return Type.of(typeId(batch, record));
+    }
+
+    /** The coordinator epoch of a COMMIT or ABORT marker. */
+    public static int coordinatorEpoch(Batch batch, LogRecord record) {
+        if (record.valueLength() < END_TXN_MARKER_VALUE_SIZE) {
+            throw invalid(batch, record, "value", ">= 6 bytes", record.valueLength());
+        }
+        short version = record.buffer().getShort(record.valueOffset());
+        if (version < 0) {
+            throw invalid(batch, record, "value.version", ">= 0", version);
+        }
+        return record.buffer().getInt(record.valueOffset() + 2);
+    }
+
+    /** The EndTxnMarker value version of a COMMIT or ABORT marker. */
+    public static short markerVersion(Batch batch, LogRecord record) {
+        if (record.valueLength() < 2) {
+            throw invalid(batch, record, "value", ">= 6 bytes", record.valueLength());
+        }
+        return record.buffer().getShort(record.valueOffset());
+    }
+
+    private static FormatException invalid(Batch batch, LogRecord record, String field, Object expected, Object actual) {
+        return FormatException.at(Violation.INVALID_CONTROL_RECORD, batch.file(), batch.position())
+                .baseOffset(batch.baseOffset()).field(field).expected(expected).actual(actual)
+                .note("control record at offset " + record.offset()).build();
+    }
+}

@@ -1,0 +1,115 @@
+package io.segscope.format.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.MappedSource;
+import io.segscope.format.record.BatchReader;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.RecordIterator;
+import io.segscope.testdata.Corpus;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every record of the real-broker corpus's coordinator topics ({@code testdata/corpus/<run>/…},
+ * written by real Kafka brokers) decodes, and wherever the corpus has Kafka's own
+ * DumpLogSegments output for the segment, segscope prints the same {@code key:} and
+ * {@code payload:} text for every record. Skipped when the corpus is absent.
+ */
+class CoordinatorCorpusTest {
+    private static final Pattern PARTITION_DIR = Pattern.compile("(__consumer_offsets|__transaction_state|__share_group_state)-\\d+");
+
+    @Test
+    void everyCoordinatorRecordDecodesAndPrintsLikeDumpLogSegments() throws IOException {
+        List<Path> logs = Corpus.filesEndingWith(Corpus.corpus(), ".log").stream()
+                .filter(p -> p.getParent() != null && PARTITION_DIR.matcher(p.getParent().getFileName().toString()).matches())
+                .toList();
+        Assumptions.assumeFalse(logs.isEmpty(), "no coordinator segments in " + Corpus.corpus());
+
+        Map<Path, Map<Long, String>> dumped = dumpedLines();
+        int records = 0;
+        int compared = 0;
+        for (Path log : logs) {
+            String dir = log.getParent().getFileName().toString();
+            CoordinatorTopic topic = CoordinatorTopic.forTopicName(dir.substring(0, dir.lastIndexOf('-')));
+            CoordinatorRecordDecoder decoder = CoordinatorRecordDecoder.forTopic(topic);
+            Map<Long, String> lines = dumped.getOrDefault(log.toAbsolutePath().normalize(), Map.of());
+            try (ByteSource source = MappedSource.open(log, log.getFileName().toString());
+                 BatchReader reader = new BatchReader(source)) {
+                while (reader.next()) {
+                    if (reader.batch().isControl()) {
+                        continue;
+                    }
+                    RecordIterator it = reader.batch().records();
+                    while (it.next()) {
+                        LogRecord r = it.record();
+                        records++;
+                        CoordinatorResult result = decoder.decode(r.buffer(), r.keyOffset(), r.keyLength(),
+                                r.buffer(), r.valueOffset(), r.valueLength());
+                        String where = log + " offset " + r.offset();
+                        assertThat(result).as(where).isInstanceOf(Decoded.class);
+                        String line = lines.get(r.offset());
+                        if (line != null && line.contains(" key: ")) {
+                            DumpLines.assertSameText(line, result, r.offset(), where);
+                            compared++;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(records).isPositive();
+        System.out.printf("coordinator corpus: %d segments, %d records decoded, %d compared with DumpLogSegments%n",
+                logs.size(), records, compared);
+    }
+
+    /**
+     * DumpLogSegments output files in the corpus: for each segment they dump ({@code Dumping <path>},
+     * the path as given on its command line, resolved against the corpus run that holds the dump),
+     * the record lines by offset.
+     */
+    private static Map<Path, Map<Long, String>> dumpedLines() throws IOException {
+        Map<Path, Map<Long, String>> out = new HashMap<>();
+        Path corpus = Corpus.corpus();
+        for (Path dump : Corpus.filesEndingWith(corpus, "")) {
+            if (!dump.toString().contains("/dump/") || Files.size(dump) > 256L << 20) {
+                continue;
+            }
+            Path run = corpus.resolve(corpus.relativize(dump).getName(0));
+            Map<Long, String> current = null;
+            for (String line : Files.readAllLines(dump, StandardCharsets.UTF_8)) {
+                if (line.startsWith("Dumping ")) {
+                    Path segment = locate(run, line.substring("Dumping ".length()).trim());
+                    current = segment == null ? null : out.computeIfAbsent(segment, k -> new HashMap<>());
+                } else if (current != null && DumpLines.isRecordLine(line)) {
+                    current.put(DumpLines.offsetOf(line), line);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The segment a dump's path names: the file under the run whose path ends with it. */
+    private static Path locate(Path run, String dumpedPath) {
+        Path given = Path.of(dumpedPath).normalize();
+        int n = given.getNameCount();
+        if (n < 2) {
+            return null;
+        }
+        Path tail = given.subpath(n - 2, n);
+        for (Path candidate : Corpus.filesEndingWith(run, given.getFileName().toString())) {
+            if (candidate.endsWith(given) || candidate.endsWith(tail)) {
+                return candidate.toAbsolutePath().normalize();
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,121 @@
+package io.segscope.format.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.segscope.format.coordinator.KafkaRoundTripTest.Cell;
+import io.segscope.format.coordinator.group.OffsetCommitView;
+import io.segscope.format.json.CoordinatorJson;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * Truncated, over-long and garbled keys and values: segscope never throws, gives a typed
+ * {@link Unknown} exactly when Kafka's DumpLogSegments parser fails on the same bytes, and prints
+ * the same text whenever Kafka decodes them. For offset commits, {@link OffsetCommitView} accepts
+ * exactly what the decoder decodes.
+ */
+class MutatedRecordsTest {
+
+    @Provide
+    Arbitrary<Cell> cell() {
+        return Arbitraries.of(KafkaRoundTripTest.cells());
+    }
+
+    @Property(tries = 4000, seed = "9092")
+    void mutatedRecordsGiveTypedResultsLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+        RandomMessages gen = new RandomMessages(random);
+        String pkg = KafkaOracle.generatedPackage(cell.topic());
+        byte[] k = KafkaOracle.keyBytes(KafkaOracle.readJson(pkg + cell.schema().key().name(),
+                gen.json(cell.schema().key(), (short) 0), (short) 0));
+        byte[] v = KafkaOracle.valueBytes(cell.version(), KafkaOracle.readJson(pkg + cell.schema().value().name(),
+                gen.json(cell.schema().value(), cell.version()), cell.version()));
+        int what = random.nextInt(4);
+        if (what != 1) {
+            v = mutate(v, random);
+        }
+        if (what != 0) {
+            k = mutate(k, random);
+        }
+        String[] kafka = KafkaOracle.dump(cell.topic(), k, v);
+        CoordinatorResult r = CoordinatorRecordDecoder.forTopic(cell.topic()).decode(k, v);
+
+        RecordSchema schema = CoordinatorRecordDecoder.forTopic(cell.topic()).schemas().forType(r.recordType());
+        if (schema != null && !schema.inKafka440()) {
+            // a type that only releases before 4.4.0 defined: 4.4.0 calls it unknown
+            assertThat(kafka[0]).isEqualTo("Unknown record type " + r.recordType() + " at offset 0, skipping.");
+        } else if (r instanceof Decoded) {
+            assertThat(CoordinatorJson.dumpKeyText(r, 0)).isEqualTo(kafka[0]);
+            assertThat(CoordinatorJson.dumpPayloadText(r)).isEqualTo(kafka[1]);
+        } else {
+            Unknown u = (Unknown) r;
+            assertThat(kafka[1]).as("Kafka decoded what segscope calls %s", u).isNull();
+            String text = CoordinatorJson.dumpKeyText(u, 0);
+            if (u.reason() == UnknownReason.MALFORMED_KEY || u.reason() == UnknownReason.MALFORMED_VALUE) {
+                // Kafka's text ends with its reader's exception message, which segscope words its own way
+                assertThat(kafka[0]).startsWith(text.substring(0, text.indexOf(" due to: ") < 0 ? text.length() : text.indexOf(" due to: ")));
+            } else {
+                assertThat(text).isEqualTo(kafka[0]);
+            }
+            assertThat(u.key()).isNotNull();
+            assertThat(u.key().array()).isEqualTo(k);
+            assertThat(u.value().array()).isEqualTo(v);
+            assertThat(u.toException("00000000000000000000.log", 0, 0).violation()).isEqualTo(u.reason().violation());
+        }
+
+        if (cell.topic() == CoordinatorTopic.CONSUMER_OFFSETS) {
+            OffsetCommitView view = new OffsetCommitView();
+            boolean offsetCommit = r instanceof Decoded && r.recordType() <= 1;
+            assertThat(view.wrap(ByteBuffer.wrap(k), 0, k.length, ByteBuffer.wrap(v), 0, v.length)).isEqualTo(offsetCommit);
+        }
+    }
+
+    private static byte[] mutate(byte[] b, Random r) {
+        switch (r.nextInt(7)) {
+            case 0: // truncated
+                return Arrays.copyOf(b, r.nextInt(b.length + 1));
+            case 1: { // over-long
+                byte[] longer = Arrays.copyOf(b, b.length + 1 + r.nextInt(16));
+                for (int i = b.length; i < longer.length; i++) {
+                    longer[i] = (byte) r.nextInt(256);
+                }
+                return longer;
+            }
+            case 2: { // a few flipped bytes
+                byte[] c = b.clone();
+                int n = 1 + r.nextInt(3);
+                for (int i = 0; i < n && c.length > 0; i++) {
+                    c[r.nextInt(c.length)] ^= (byte) (1 + r.nextInt(255));
+                }
+                return c;
+            }
+            case 3: { // garbage
+                byte[] g = new byte[r.nextInt(40)];
+                r.nextBytes(g);
+                return g;
+            }
+            case 4: { // another type or version number
+                byte[] c = b.clone();
+                if (c.length >= 2) {
+                    ByteBuffer.wrap(c).putShort(0, (short) (r.nextBoolean() ? r.nextInt(30) - 3 : r.nextInt(65536)));
+                }
+                return c;
+            }
+            case 5: { // a byte set to a varint/length edge value
+                byte[] c = b.clone();
+                if (c.length > 2) {
+                    byte[] edges = {0, -1, (byte) 0x80, 0x7f, (byte) 0xff, 1};
+                    c[2 + r.nextInt(c.length - 2)] = edges[r.nextInt(edges.length)];
+                }
+                return c;
+            }
+            default: // unchanged
+                return b;
+        }
+    }
+}

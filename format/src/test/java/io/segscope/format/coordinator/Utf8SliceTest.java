@@ -1,0 +1,62 @@
+package io.segscope.format.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Test;
+
+/** {@link Utf8Slice} hashes and compares like {@code new String(bytes, UTF_8)} without decoding. */
+class Utf8SliceTest {
+
+    @Property(tries = 2000, seed = "31")
+    void hashAndEqualityMatchJavaStrings(@ForAll String s, @ForAll @Size(max = 3) byte[] prefix) {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        byte[] buf = new byte[prefix.length + utf8.length + 1];
+        System.arraycopy(prefix, 0, buf, 0, prefix.length);
+        System.arraycopy(utf8, 0, buf, prefix.length, utf8.length);
+        Utf8Slice slice = new Utf8Slice().wrap(ByteBuffer.wrap(buf), prefix.length, utf8.length);
+        String decoded = new String(utf8, StandardCharsets.UTF_8);
+        assertThat(slice.javaHashCode()).isEqualTo(decoded.hashCode());
+        assertThat(slice.contentEquals(decoded)).isTrue();
+        assertThat(slice.contentEquals(decoded + "x")).isFalse();
+        assertThat(slice.toString()).isEqualTo(decoded);
+        // Kafka's partition rule for __consumer_offsets with 50 partitions
+        assertThat(slice.partitionFor(50)).isEqualTo(Utils.abs(decoded.hashCode()) % 50);
+    }
+
+    @Property(tries = 2000, seed = "32")
+    void malformedUtf8HashesLikeJavaDecoding(@ForAll @Size(max = 12) byte[] bytes) {
+        Utf8Slice slice = new Utf8Slice().wrap(ByteBuffer.wrap(bytes), 0, bytes.length);
+        String decoded = new String(bytes, StandardCharsets.UTF_8);
+        assertThat(slice.javaHashCode()).isEqualTo(decoded.hashCode());
+        assertThat(slice.contentEquals(decoded)).isTrue();
+    }
+
+    @Test
+    void directBuffersAndSupplementaryCharacters() {
+        String s = "h3b-grüße-组😀";
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer direct = ByteBuffer.allocateDirect(utf8.length + 4);
+        direct.put(4, utf8);
+        Utf8Slice slice = new Utf8Slice().wrap(direct, 4, utf8.length);
+        assertThat(slice.javaHashCode()).isEqualTo(s.hashCode());
+        assertThat(slice.contentEquals(s)).isTrue();
+        assertThat(slice.toString()).isEqualTo(s);
+        Utf8Slice other = new Utf8Slice().wrap(ByteBuffer.wrap(utf8), 0, utf8.length);
+        assertThat(slice.contentEquals(other)).isTrue();
+    }
+
+    @Test
+    void minValueHashGoesToPartitionZero() {
+        // "polygenelubricants".hashCode() == Integer.MIN_VALUE; Kafka's Utils.abs maps it to 0
+        String s = "polygenelubricants";
+        assertThat(s.hashCode()).isEqualTo(Integer.MIN_VALUE);
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        assertThat(new Utf8Slice().wrap(ByteBuffer.wrap(b), 0, b.length).partitionFor(50)).isZero();
+    }
+}

@@ -1,0 +1,90 @@
+package io.segscope.format.io;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.apache.kafka.common.utils.internals.ByteUtils;
+
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * The fast varint decoder against a slow, obviously correct twin (unbounded arithmetic, then
+ * truncation to the Java type, as Kafka's shifting does) and against Kafka's ByteUtils.
+ */
+class VarintTwinTest {
+
+    /** Slow twin: value and length, or null when the encoding is longer than maxBytes or runs out. */
+    static BigInteger[] slow(byte[] b, int maxBytes) {
+        BigInteger value = BigInteger.ZERO;
+        for (int i = 0; i < b.length; i++) {
+            if (i == maxBytes) {
+                return null;
+            }
+            BigInteger group = BigInteger.valueOf(b[i] & 0x7f);
+            value = value.add(group.shiftLeft(7 * i));
+            if ((b[i] & 0x80) == 0) {
+                return new BigInteger[]{value, BigInteger.valueOf(i + 1)};
+            }
+        }
+        return null;
+    }
+
+    static long zigzag(BigInteger raw, int bits) {
+        BigInteger truncated = raw.mod(BigInteger.ONE.shiftLeft(bits));
+        BigInteger half = truncated.shiftRight(1);
+        return truncated.testBit(0) ? half.negate().subtract(BigInteger.ONE).longValue() : half.longValue();
+    }
+
+    @Property(tries = 3000, seed = "77")
+    void varintMatchesTwinAndKafka(@ForAll @Size(max = 7) byte[] bytes) {
+        Cursor c = new Cursor().wrap(ByteBuffer.wrap(bytes), 0, bytes.length).context("v", 0, -1, Violation.INVALID_RECORD);
+        BigInteger[] twin = slow(bytes, Varints.MAX_VARINT_BYTES);
+        if (twin == null) {
+            FormatException e = catchThrowableOfType(FormatException.class, () -> c.varint("f"));
+            assertThat(e).isNotNull();
+            assertThat(e.field()).isEqualTo("f");
+        } else {
+            int fast = c.varint("f");
+            assertThat((long) fast).isEqualTo((long) (int) zigzag(twin[0], 32));
+            assertThat(c.index()).isEqualTo(twin[1].intValue());
+            assertThat(fast).isEqualTo(ByteUtils.readVarint(ByteBuffer.wrap(bytes)));
+        }
+    }
+
+    @Property(tries = 3000, seed = "78")
+    void varlongMatchesTwinAndKafka(@ForAll @Size(max = 12) byte[] bytes) {
+        Cursor c = new Cursor().wrap(ByteBuffer.wrap(bytes), 0, bytes.length).context("v", 0, -1, Violation.INVALID_RECORD);
+        BigInteger[] twin = slow(bytes, Varints.MAX_VARLONG_BYTES);
+        if (twin == null) {
+            assertThat(catchThrowableOfType(FormatException.class, () -> c.varlong("f"))).isNotNull();
+        } else {
+            long fast = c.varlong("f");
+            assertThat(fast).isEqualTo(zigzag(twin[0], 64));
+            assertThat(c.index()).isEqualTo(twin[1].intValue());
+            assertThat(fast).isEqualTo(ByteUtils.readVarlong(ByteBuffer.wrap(bytes)));
+        }
+    }
+
+    @Property(tries = 2000, seed = "79")
+    void encodeDecodeRoundTripsLikeKafka(@ForAll int i, @ForAll long l) {
+        ByteBuffer ours = ByteBuffer.allocate(32);
+        int end = Varints.putVarint(ours, 0, i);
+        end = Varints.putVarlong(ours, end, l);
+        ByteBuffer kafka = ByteBuffer.allocate(32);
+        ByteUtils.writeVarint(i, kafka);
+        ByteUtils.writeVarlong(l, kafka);
+        assertThat(end).isEqualTo(kafka.position());
+        assertThat(ours.array()).isEqualTo(kafka.array());
+        assertThat(Varints.sizeOfVarint(i)).isEqualTo(ByteUtils.sizeOfVarint(i));
+        assertThat(Varints.sizeOfVarlong(l)).isEqualTo(ByteUtils.sizeOfVarlong(l));
+        Cursor c = new Cursor().wrap(ours, 0, end);
+        assertThat(c.varint("i")).isEqualTo(i);
+        assertThat(c.varlong("l")).isEqualTo(l);
+    }
+}

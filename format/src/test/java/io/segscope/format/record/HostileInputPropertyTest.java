@@ -1,0 +1,84 @@
+package io.segscope.format.record;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.StreamSource;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+
+import java.io.ByteArrayInputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Damaged input of every codec and magic: whatever the damage, the only thing that escapes is a
+ * FormatException, and a stream source reads exactly what a random-access source reads.
+ */
+class HostileInputPropertyTest {
+
+    /** Walks everything a caller can touch; returns a transcript ending with the error kind, if any. */
+    static List<String> walk(ByteSource source) {
+        List<String> out = new ArrayList<>();
+        try (BatchReader r = new BatchReader(source, ReaderOptions.defaults().withMaxDecompressedBytes(1 << 20))) {
+            while (r.next()) {
+                Batch b = r.batch();
+                out.add(b.position() + ":" + b.sizeInBytes() + ":" + b.magic() + ":" + b.lastOffset() + ":" + b.isValid());
+                out.add("base " + b.baseOffset());
+                RecordIterator it = b.records();
+                while (it.next()) {
+                    LogRecord rec = it.record();
+                    StringBuilder sb = new StringBuilder();
+                    sb.append(rec.offset()).append('/').append(rec.timestamp()).append('/').append(rec.keyLength())
+                            .append('/').append(rec.valueLength()).append('/').append(rec.sequence());
+                    HeaderIterator h = rec.headers();
+                    while (h.next()) {
+                        sb.append('/').append(h.keyLength()).append('=').append(h.valueLength());
+                    }
+                    if (b.isControl()) {
+                        ControlRecord.Type t = ControlRecord.type(b, rec);
+                        sb.append('/').append(t);
+                        if (t == ControlRecord.Type.COMMIT || t == ControlRecord.Type.ABORT) {
+                            sb.append('/').append(ControlRecord.coordinatorEpoch(b, rec));
+                        }
+                    }
+                    out.add(sb.toString());
+                }
+            }
+            out.add("tail " + r.tail());
+        } catch (FormatException e) {
+            out.add("error " + e.violation() + " at " + e.position());
+        }
+        return out;
+    }
+
+    @Property(tries = 1500, seed = "1234")
+    void damageNeverEscapesAsAnythingButFormatException(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long seed) {
+        Random rnd = new Random(seed);
+        ByteBuffer seg = RandomSegments.segment(rnd, 4);
+        byte[] file = new byte[seg.remaining()];
+        seg.get(file);
+        int damage = 1 + rnd.nextInt(4);
+        for (int i = 0; i < damage; i++) {
+            BatchWalkerTwinTest.mutate(rnd, file);
+        }
+        if (rnd.nextInt(5) == 0) { // hit the compressed payload specifically
+            int p = 61 + rnd.nextInt(Math.max(1, file.length - 61));
+            if (p < file.length) {
+                file[p] ^= (byte) (1 + rnd.nextInt(255));
+            }
+        }
+        List<String> mapped;
+        try {
+            mapped = walk(ByteSource.wrap(ByteBuffer.wrap(file), "h.log"));
+        } catch (RuntimeException e) {
+            throw new AssertionError("seed " + seed + ": " + e, e);
+        }
+        List<String> streamed = walk(new StreamSource(new ByteArrayInputStream(file), "h.log", 1 << 20));
+        assertThat(streamed).as("seed %d", seed).isEqualTo(mapped);
+    }
+}
