@@ -112,6 +112,12 @@ class CorpusSideFilesTest {
         return all(Corpus.corpus());
     }
 
+    /** The committed synthetic segments (legacy formats built with Kafka's own builder). */
+    @TestFactory
+    Stream<DynamicTest> synthetic() {
+        return all(Corpus.synthetic());
+    }
+
     /**
      * The same comparisons over a log dir that Kafka's {@code UnifiedLog} wrote here, so that none
      * of them is vacuous while the corpus is absent.
