@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
  *
  * Every outcome is a value: {@link Decoded}, or {@link Unknown} for a missing or malformed key, an
  * unknown type, an unknown value version or a value that does not parse. No exception escapes for
- * any input bytes. Stateless and thread-safe. For the offset-commit hot path use
+ * any bytes inside the given slices (the slices themselves must lie inside their buffers). Stateless and thread-safe. For the offset-commit hot path use
  * {@link io.segscope.format.coordinator.group.OffsetCommitView}, which allocates nothing.
  */
 public final class CoordinatorRecordDecoder {

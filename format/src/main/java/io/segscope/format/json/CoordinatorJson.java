@@ -3,11 +3,13 @@ package io.segscope.format.json;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.Bytes;
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.Decoded;
 import io.segscope.format.coordinator.EmbeddedProtocol;
 import io.segscope.format.coordinator.Field;
+import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.UnknownReason;
@@ -155,23 +157,30 @@ public final class CoordinatorJson {
     }
 
     /**
-     * The {@code key:} text DumpLogSegments prints for this record at {@code offset}: the key
-     * JSON, or its one-line message for an unknown type or a record that does not decode.
+     * The {@code key:} text Kafka 4.4.0's DumpLogSegments prints for this record at
+     * {@code offset}: the key JSON, or its one-line message for an unknown type or a record that
+     * does not decode. Types that only earlier releases defined (9, 18), which segscope decodes,
+     * are unknown types to 4.4.0 and print as such here; {@link #keyText} renders them.
      */
     public static String dumpKeyText(CoordinatorResult r, long offset) {
-        if (r instanceof Decoded) {
+        if (r instanceof Decoded && ((Decoded) r).schema().inKafka440()) {
             return keyText((Decoded) r);
         }
-        Unknown u = (Unknown) r;
-        if (u.reason() == UnknownReason.UNKNOWN_RECORD_TYPE) {
-            return "Unknown record type " + u.recordType() + " at offset " + offset + ", skipping.";
+        if (r instanceof Decoded || ((Unknown) r).reason() == UnknownReason.UNKNOWN_RECORD_TYPE
+                || r.recordType() >= 0 && !isKafka440Type((Unknown) r)) {
+            return "Unknown record type " + r.recordType() + " at offset " + offset + ", skipping.";
         }
-        return "Error at offset " + offset + ", skipping. " + u.kafkaMessage();
+        return "Error at offset " + offset + ", skipping. " + ((Unknown) r).kafkaMessage();
     }
 
-    /** The {@code payload:} text DumpLogSegments prints, or null when it prints none (unknown records). */
+    /** The {@code payload:} text DumpLogSegments 4.4.0 prints, or null when it prints none (unknown records). */
     public static String dumpPayloadText(CoordinatorResult r) {
-        return r instanceof Decoded ? valueText((Decoded) r) : null;
+        return r instanceof Decoded && ((Decoded) r).schema().inKafka440() ? valueText((Decoded) r) : null;
+    }
+
+    private static boolean isKafka440Type(Unknown u) {
+        RecordSchema s = CoordinatorRecordDecoder.forTopic(u.topic()).schemas().forType(u.recordType());
+        return s == null || s.inKafka440();
     }
 
     private interface Body {
