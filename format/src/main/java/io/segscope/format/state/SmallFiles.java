@@ -11,32 +11,45 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Reading a whole small side file, and splitting text into lines the way {@code BufferedReader} does. */
 final class SmallFiles {
     /** No side file is anywhere near this; a larger one is refused rather than copied. */
     static final int MAX_BYTES = 256 << 20;
+    private static final int CHUNK = 64 * 1024;
 
     private SmallFiles() {
     }
 
-    /** The whole content of {@code source}, copied (these files are small). */
+    /**
+     * The whole content of {@code source}, copied (these files are small). Works on a stream too,
+     * reading forward in chunks no larger than the stream's window.
+     */
     static byte[] readAll(ByteSource source) {
-        long n = source.available(0, MAX_BYTES + 1L);
-        if (n > MAX_BYTES) {
-            throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size")
-                    .expected("<= " + MAX_BYTES).actual(n).note("too large for a side file").build();
-        }
-        byte[] out = new byte[(int) n];
-        if (n > 0) {
-            int at = source.ensure(0, (int) n);
-            if (at < 0) {
-                throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size").actual(n).build();
+        byte[] out = new byte[(int) Math.max(0, Math.min(source.size(), MAX_BYTES))];
+        long pos = 0;
+        while (true) {
+            long n = source.available(pos, CHUNK);
+            if (n <= 0) {
+                break;
             }
-            source.buffer().get(at, out);
+            if (pos + n > MAX_BYTES) {
+                throw FormatException.at(Violation.IO_ERROR, source.name(), pos).field("size")
+                        .expected("<= " + MAX_BYTES).note("too large for a side file").build();
+            }
+            int at = source.ensure(pos, (int) n);
+            if (at < 0) {
+                throw FormatException.at(Violation.IO_ERROR, source.name(), pos).field("size").build();
+            }
+            if (pos + n > out.length) {
+                out = Arrays.copyOf(out, (int) Math.min(MAX_BYTES, Math.max(pos + n, 2L * out.length)));
+            }
+            source.buffer().get(at, out, (int) pos, (int) n);
+            pos += n;
         }
-        return out;
+        return pos == out.length ? out : Arrays.copyOf(out, (int) pos);
     }
 
     /** One text line: its text and the byte position of its first byte. */
