@@ -81,6 +81,38 @@ public enum Violation {
     /** A coordinator record value that is too short or does not parse with its schema. */
     INVALID_COORDINATOR_VALUE("invalid-coordinator-value"),
 
+    // verify
+    /** Good batches found again after damage: the bytes in between were skipped. */
+    RESYNC("resync"),
+    /** A segment's first batch starts below the base offset its file name gives. */
+    SEGMENT_BASE_OFFSET("segment-base-offset"),
+    /** An offset more than Integer.MAX_VALUE above the segment's base offset: indexes cannot address it. */
+    RELATIVE_OFFSET_OVERFLOW("relative-offset-overflow"),
+    /** Batches whose lastOffsetDelta lies past their last record, as the log cleaner leaves them. */
+    LAST_OFFSET_DELTA_GAP("last-offset-delta-gap"),
+    /** An index entry whose offset is the last offset of a later batch of the same append (older brokers). */
+    INDEX_APPEND_OFFSET("index-append-offset"),
+    /** The preallocated zero tail of an index of a segment that was still open (active) when the broker stopped. */
+    INDEX_PREALLOCATED("index-preallocated"),
+    /** A zero tail left in the index of a closed segment (KAFKA-10207). */
+    INDEX_ZERO_TAIL("index-zero-tail"),
+    /** A .txnindex entry whose ABORT marker is not where the entry says. */
+    TXN_MARKER_MISSING("txn-marker-missing"),
+    /** A leader-epoch-checkpoint entry that disagrees with the partitionLeaderEpoch of the batches. */
+    LEADER_EPOCH_MISMATCH("leader-epoch-mismatch"),
+    /** Leader epochs (in the checkpoint or the batches) that go backwards. */
+    LEADER_EPOCH_ORDER("leader-epoch-order"),
+    /** A .log file with no batches. */
+    EMPTY_SEGMENT("empty-segment"),
+    /** A .tmp file: a write that never completed. */
+    LEFTOVER_TMP("leftover-tmp"),
+    /** .cleaned or .swap segment files: cleaner or split work a broker finishes or discards at load. */
+    INCOMPLETE_CLEANER_OUTPUT("incomplete-cleaner-output"),
+    /** .deleted segment files or a -delete/-future/-stray partition dir: transient state Kafka tidies at load. */
+    TRANSIENT_FILE("transient-file"),
+    /** A log dir without .kafka_cleanshutdown: the broker did not stop cleanly (or is running). */
+    UNCLEAN_SHUTDOWN("unclean-shutdown"),
+
     // discovery
     NAME_FORMAT("name-format"),
     IO_ERROR("io-error");

@@ -166,6 +166,18 @@ public final class BatchReader implements AutoCloseable {
         }
     }
 
+    /**
+     * Continues the walk at {@code position}, forgetting any tail or error seen so far: after
+     * damage, a caller that found the next good batch header (see {@code verify.Resync}) moves
+     * the reader there. Stream sources only move forward, so {@code position} must not lie
+     * before the position of the last entry read.
+     */
+    public void resync(long position) {
+        this.nextPosition = position;
+        this.current = null;
+        this.tail = null;
+    }
+
     /** The current entry; valid until the next call to {@link #next()}. */
     public Batch batch() {
         return current;

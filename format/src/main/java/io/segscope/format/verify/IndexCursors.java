@@ -1,0 +1,278 @@
+package io.segscope.format.verify;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+import io.segscope.format.index.FixedSizeIndexReader;
+import io.segscope.format.index.OffsetIndexReader;
+import io.segscope.format.index.TimeIndexReader;
+import io.segscope.format.index.TxnIndexReader;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.ControlRecord;
+
+/**
+ * Matches a segment's index entries against its batches while {@link SegmentVerifier} walks
+ * them (kafka-format.md 1.8, 6.2). Kafka's rules:
+ * <ul>
+ *   <li>{@code .index}: each entry's position is a batch boundary and its offset is that batch's
+ *       last offset (Kafka 3.8+ indexes batch by batch; older brokers wrote the last offset of the
+ *       whole append, a later batch: reported as info);</li>
+ *   <li>{@code .timeindex}: each entry's offset is the last offset of a batch whose maxTimestamp is
+ *       the entry's timestamp (the test of DumpLogSegments' {@code --index-sanity-check});</li>
+ *   <li>{@code .txnindex}: the ABORT marker of each aborted transaction sits at its lastOffset, as
+ *       a control batch of that producer.</li>
+ * </ul>
+ * Entries are sorted (by position, by offset), so one cursor per file moves forward with the
+ * batches and nothing is stored. A preallocated zero tail is judged by where it is: in the
+ * segment a crashed broker was appending to it is expected; in a closed segment it is the
+ * KAFKA-10207 trap (Kafka trims indexes when it rolls a segment and at clean shutdown).
+ */
+final class IndexCursors {
+    private final Report report;
+    private final int maxFindings;
+    private final OffsetIndexReader offsetIndex = new OffsetIndexReader();
+    private final TimeIndexReader timeIndex = new TimeIndexReader();
+    private final TxnIndexReader txnIndex = new TxnIndexReader();
+    private ByteSource offsetSource;
+    private ByteSource timeSource;
+    private ByteSource txnSource;
+    private int k;
+    private int j;
+    private int t;
+    private long lastTimeOffset;
+    private int offsetFindings;
+    private int timeFindings;
+    private int txnFindings;
+    private long appendOffsetEntries;
+    private long appendOffsetPosition;
+
+    IndexCursors(Report report, int maxFindings) {
+        this.report = report;
+        this.maxFindings = maxFindings;
+    }
+
+    void open(FileEntry index, FileEntry time, FileEntry txn, long baseOffset, boolean active, Boolean cleanShutdown) {
+        close();
+        k = 0;
+        j = 0;
+        t = 0;
+        lastTimeOffset = Long.MIN_VALUE;
+        offsetFindings = 0;
+        timeFindings = 0;
+        txnFindings = 0;
+        appendOffsetEntries = 0;
+        long base = Math.max(0, baseOffset);
+        if (index != null) {
+            offsetSource = openChecked(index);
+            if (offsetSource != null && !wrap(() -> offsetIndex.wrap(offsetSource, base), index)) {
+                offsetSource = close(offsetSource);
+            }
+            if (offsetSource != null) {
+                fixedChecks(offsetIndex, active, cleanShutdown);
+            }
+        }
+        if (time != null) {
+            timeSource = openChecked(time);
+            if (timeSource != null && !wrap(() -> timeIndex.wrap(timeSource, base), time)) {
+                timeSource = close(timeSource);
+            }
+            if (timeSource != null) {
+                fixedChecks(timeIndex, active, cleanShutdown);
+            }
+        }
+        if (txn != null) {
+            txnSource = openChecked(txn);
+            if (txnSource != null && !wrap(() -> txnIndex.wrap(txnSource, base), txn)) {
+                txnSource = close(txnSource);
+            }
+            if (txnSource != null) {
+                for (FormatException e : txnIndex.sanityCheck()) {
+                    report.add(e, e.violation() == Violation.TRUNCATED ? Severity.WARNING : Severity.ERROR);
+                }
+            }
+        }
+        report.stats.files += (offsetSource != null ? 1 : 0) + (timeSource != null ? 1 : 0) + (txnSource != null ? 1 : 0);
+    }
+
+    private ByteSource openChecked(FileEntry f) {
+        try {
+            return f.open();
+        } catch (FormatException e) {
+            report.add(e, Severity.ERROR);
+            return null;
+        }
+    }
+
+    private boolean wrap(Runnable wrap, FileEntry f) {
+        try {
+            wrap.run();
+            return true;
+        } catch (FormatException e) {
+            report.add(e, Severity.ERROR);
+            return false;
+        }
+    }
+
+    private void fixedChecks(FixedSizeIndexReader r, boolean active, Boolean cleanShutdown) {
+        for (FormatException e : r.sanityCheck()) {
+            report.add(e, Severity.ERROR);
+        }
+        if (!r.isPreallocated()) {
+            return;
+        }
+        long at = (long) r.entries() * r.entrySize();
+        String tail = r.zeroTailSlots() + " zero slot(s) after " + r.entries() + " entries";
+        if (active && !Boolean.TRUE.equals(cleanShutdown)) {
+            report.add(r.fileName(), at, Violation.INDEX_PREALLOCATED, Severity.INFO, r.baseOffset(),
+                    "preallocated index of a segment still open at crash (" + tail + "); Kafka trims it when it recovers"
+                            + " or rolls the segment");
+        } else {
+            boolean timeIndex = r instanceof TimeIndexReader;
+            report.add(r.fileName(), at, Violation.INDEX_ZERO_TAIL, Severity.WARNING, r.baseOffset(),
+                    tail + " in the index of a " + (active ? "cleanly shut down" : "closed") + " segment"
+                            + (timeIndex ? "; Kafka reads the zero entries as real (KAFKA-10207): its sanity check fails"
+                                    + " and time-based retention can delete the segment early"
+                                    : "; Kafka counts the zero entries as real (offset = base offset, position 0)"));
+        }
+    }
+
+    /** Moves every cursor past {@code b}, whose offsets run from {@code first} to {@code last}. */
+    void onBatch(Batch b, long first, long last, short controlType) {
+        long position = b.position();
+        if (offsetSource != null) {
+            int n = offsetIndex.entries();
+            while (k < n && offsetIndex.position(k) < position) {
+                offsetError(k, "position " + offsetIndex.position(k) + " (offset " + offsetIndex.offset(k)
+                        + ") is not a batch boundary: it points inside the batch or the damage before position " + position);
+                k++;
+            }
+            if (k < n && offsetIndex.position(k) == position) {
+                long off = offsetIndex.offset(k);
+                if (off > last) {
+                    if (appendOffsetEntries++ == 0) {
+                        appendOffsetPosition = (long) k * OffsetIndexReader.ENTRY_SIZE;
+                    }
+                } else if (off != last) {
+                    offsetError(k, "offset " + off + " at position " + position + " is not the last offset " + last
+                            + " of the batch there; lookups of offsets " + (off + 1) + ".." + last + " would start too late");
+                }
+                k++;
+            }
+        }
+        if (timeSource != null) {
+            int n = timeIndex.entries();
+            while (j < n && timeIndex.offset(j) <= last) {
+                long off = timeIndex.offset(j);
+                if (off >= lastTimeOffset) {
+                    lastTimeOffset = off;
+                    long ts = timeIndex.timestamp(j);
+                    if (off == last) {
+                        if (ts != b.maxTimestamp()) {
+                            timeError(j, "timestamp " + ts + " at offset " + off + " but the batch ending there has maxTimestamp "
+                                    + b.maxTimestamp());
+                        }
+                    } else if (off >= first) {
+                        timeError(j, "offset " + off + " is inside the batch " + first + ".." + last
+                                + " at position " + position + ", not its last offset");
+                    } else {
+                        timeError(j, "no batch ends at offset " + off + " (the next batch starts at " + first + ")");
+                    }
+                }
+                j++;
+            }
+        }
+        if (txnSource != null) {
+            int n = txnIndex.entries();
+            while (t < n && txnIndex.lastOffset(t) <= last) {
+                long lo = txnIndex.lastOffset(t);
+                long pid = txnIndex.producerId(t);
+                if (lo >= first) {
+                    if (!b.isControl() || b.producerId() != pid || controlType != ControlRecord.Type.ABORT.id) {
+                        txnError(t, Severity.ERROR, "aborted transaction of producer " + pid + " ends at " + lo
+                                + " but the batch there (position " + position + ") is "
+                                + (b.isControl() ? "a control batch of type " + controlType + " of producer " + b.producerId()
+                                : "not a control batch"));
+                    }
+                } else {
+                    txnError(t, Severity.INFO, "no batch holds offset " + lo + ", the ABORT marker of producer " + pid
+                            + " (the log cleaner removes markers after the delete horizon)");
+                }
+                t++;
+            }
+        }
+    }
+
+    /** Reports the entries no batch matched, then closes the index files. */
+    void finish(long segLast, boolean compacted) {
+        if (offsetSource != null) {
+            for (int n = offsetIndex.entries(); k < n; k++) {
+                offsetError(k, "position " + offsetIndex.position(k) + " (offset " + offsetIndex.offset(k)
+                        + ") lies past the last batch of the segment");
+            }
+            overflowLine(offsetIndex.fileName(), offsetFindings);
+            if (appendOffsetEntries > 0) {
+                report.add(offsetIndex.fileName(), appendOffsetPosition, Violation.INDEX_APPEND_OFFSET, Severity.INFO,
+                        offsetIndex.baseOffset(), appendOffsetEntries + " entr(ies) carry the last offset of a later batch"
+                                + " of the same append, as brokers before 3.8 wrote them; lookups still work");
+            }
+        }
+        if (timeSource != null) {
+            for (int n = timeIndex.entries(); j < n; j++) {
+                if (timeIndex.offset(j) >= lastTimeOffset) {
+                    timeError(j, "offset " + timeIndex.offset(j) + " lies past the last offset " + segLast + " of the segment");
+                }
+            }
+            overflowLine(timeIndex.fileName(), timeFindings);
+        }
+        if (txnSource != null) {
+            for (int n = txnIndex.entries(); t < n; t++) {
+                txnError(t, Severity.WARNING, "the ABORT marker of producer " + txnIndex.producerId(t) + " at offset "
+                        + txnIndex.lastOffset(t) + " lies past the last offset " + segLast + " of the segment");
+            }
+            overflowLine(txnIndex.fileName(), txnFindings);
+        }
+        close();
+    }
+
+    private void overflowLine(String fileName, int findings) {
+        if (findings > maxFindings) {
+            report.add(fileName, -1, Violation.INDEX_MISMATCH, Severity.ERROR, -1,
+                    (findings - maxFindings) + " more mismatching entries not listed");
+        }
+    }
+
+    private void offsetError(int slot, String message) {
+        if (++offsetFindings <= maxFindings) {
+            report.add(offsetIndex.fileName(), (long) slot * OffsetIndexReader.ENTRY_SIZE, Violation.INDEX_MISMATCH,
+                    Severity.ERROR, offsetIndex.baseOffset(), "entry " + slot + ": " + message);
+        }
+    }
+
+    private void timeError(int slot, String message) {
+        if (++timeFindings <= maxFindings) {
+            report.add(timeIndex.fileName(), (long) slot * TimeIndexReader.ENTRY_SIZE, Violation.INDEX_MISMATCH,
+                    Severity.ERROR, timeIndex.baseOffset(), "entry " + slot + ": " + message);
+        }
+    }
+
+    private void txnError(int slot, Severity severity, String message) {
+        if (severity == Severity.INFO || ++txnFindings <= maxFindings) {
+            report.add(txnIndex.fileName(), (long) slot * TxnIndexReader.ENTRY_SIZE, Violation.TXN_MARKER_MISSING,
+                    severity, txnIndex.baseOffset(), "entry " + slot + ": " + message);
+        }
+    }
+
+    void close() {
+        offsetSource = close(offsetSource);
+        timeSource = close(timeSource);
+        txnSource = close(txnSource);
+    }
+
+    private static ByteSource close(ByteSource s) {
+        if (s != null) {
+            s.close();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,27 @@
+package io.segscope.format.verify;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+
+/** Passes findings to the sink and counts them; shared by the parts of a {@link Verifier}. */
+final class Report {
+    final FindingSink sink;
+    final VerifyStats stats = new VerifyStats();
+
+    Report(FindingSink sink) {
+        this.sink = sink;
+    }
+
+    void add(Finding f) {
+        stats.bySeverity[f.severity().ordinal()]++;
+        sink.accept(f);
+    }
+
+    void add(String file, long position, Violation v, Severity severity, long baseOffset, String message) {
+        add(new Finding(file, position, v, severity, baseOffset, message));
+    }
+
+    void add(FormatException e, Severity severity) {
+        add(Finding.of(e, severity));
+    }
+}

@@ -1,0 +1,397 @@
+package io.segscope.format.verify;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.BatchReader;
+import io.segscope.format.record.BatchView;
+import io.segscope.format.record.ControlRecord;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.record.RecordIterator;
+import io.segscope.format.record.Tail;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Verifies one {@code .log} file in a single forward pass, with its indexes checked alongside
+ * (kafka-format.md 1.2-1.4, 1.8, 1.10). Every batch: framing, CRC, records (count, varints,
+ * offsets, bytes left over, legacy inner CRCs, control records), offsets increasing, base offset
+ * against the file name. The index entries are matched as the batches go by, by three cursors
+ * (offset index by position, time index and transaction index by offset), so memory stays
+ * constant whatever the segment size. After damage the walk resynchronises on the next good
+ * entry ({@link Resync}) and reports the bytes skipped and the offsets lost.
+ */
+final class SegmentVerifier {
+    /** At most this many findings of one kind per index file; then one line saying how many more. */
+    private static final int MAX_INDEX_FINDINGS = 10;
+
+    private final Report report;
+    private final ReaderOptions options;
+    private final Resync resync;
+    private final IndexCursors indexes;
+
+    // per segment
+    private String file;
+    private long fileBase;
+    private long prevLast;
+    private long segFirst;
+    private long segLast;
+    private long batches;
+    private boolean overflowReported;
+    private long gapBatches;
+    private long gapFirstPosition;
+    private long gapFirstBase;
+    private boolean compacted;
+    private EpochTracker epochs;
+    // a resync waiting for the next good batch's base offset
+    private Finding pendingResync;
+    private Finding pendingDamage;
+
+    SegmentVerifier(Report report, ReaderOptions options) {
+        this.report = report;
+        this.options = options;
+        this.resync = new Resync(options.maxBatchBytes());
+        this.indexes = new IndexCursors(report, MAX_INDEX_FINDINGS);
+    }
+
+    /** What the walk of one segment found, for the partition-level checks. */
+    record Result(long firstOffset, long lastOffset, long batches, boolean compacted, boolean readable) {
+        boolean isEmpty() {
+            return batches == 0;
+        }
+    }
+
+    /**
+     * @param log the .log file (or any file of record batches, e.g. a KRaft snapshot)
+     * @param fileBase the base offset its name gives, or -1
+     * @param index the segment's index files, each null when absent
+     * @param active true for the last segment of a partition (the one a broker appends to)
+     * @param cleanShutdown true/false when known from the log dir, null when not
+     * @param previousLast the last offset of the partition's previous segment, or -1
+     * @param epochs where to record leader epochs, or null
+     */
+    Result verify(FileEntry log, long fileBase, FileEntry index, FileEntry timeIndex, FileEntry txnIndex,
+                  boolean active, Boolean cleanShutdown, long previousLast, EpochTracker epochs) {
+        this.file = log.path();
+        this.fileBase = fileBase;
+        this.prevLast = previousLast;
+        this.segFirst = -1;
+        this.segLast = -1;
+        this.batches = 0;
+        this.overflowReported = false;
+        this.gapBatches = 0;
+        this.compacted = false;
+        this.epochs = epochs;
+        this.pendingResync = null;
+        this.pendingDamage = null;
+        report.stats.files++;
+        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown);
+        try (ByteSource source = log.open();
+             BatchReader reader = new BatchReader(source, options)) {
+            walk(source, reader);
+        } catch (FormatException e) {
+            report.add(e, Severity.ERROR);
+            flushPending(-1);
+            indexes.close();
+            return new Result(segFirst, segLast, batches, compacted, false);
+        }
+        flushPending(-1);
+        if (gapBatches > 0) {
+            report.add(file, gapFirstPosition, Violation.LAST_OFFSET_DELTA_GAP, Severity.INFO, gapFirstBase,
+                    gapBatches + " batch(es) whose lastOffsetDelta lies past their last record (or that hold no record),"
+                            + " as the log cleaner leaves them to keep producer state; the first at this position");
+        }
+        indexes.finish(segLast, compacted);
+        return new Result(segFirst, segLast, batches, compacted, true);
+    }
+
+    private void walk(ByteSource source, BatchReader reader) {
+        while (true) {
+            FormatException damage = null;
+            boolean more;
+            try {
+                more = reader.next();
+            } catch (FormatException e) {
+                damage = e;
+                more = false;
+            }
+            if (more) {
+                Batch b = reader.batch();
+                if (b.isValid()) {
+                    checkBatch(b);
+                    continue;
+                }
+                damage = crcDamage(b);
+            }
+            long p;
+            Tail tail = reader.tail();
+            if (damage != null) {
+                p = damage.position();
+            } else if (tail == null || tail.isClean()) {
+                return;
+            } else {
+                p = tail.validBytes();
+                long end = p + tail.tailBytes();
+                if (tail.kind() == Tail.Kind.ZERO_FILL) {
+                    tornTail(source, p, end, Violation.ZERO_TAIL, Severity.WARNING,
+                            tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)");
+                    return;
+                }
+                long q = resync.find(source, p + 1);
+                if (q < 0) {
+                    tornTail(source, p, end, Violation.TRUNCATED, Severity.WARNING, partialMessage(tail));
+                    return;
+                }
+                damage = FormatException.at(Violation.BATCH_TOO_LARGE, file, p).baseOffset(headerBase(source, p))
+                        .field("size").expected("<= " + (end - p - BatchView.LOG_OVERHEAD) + " (the bytes left)")
+                        .actual(tail.declaredSize()).note("the declared size runs past the end of the file").build();
+                resyncAt(source, reader, damage, q);
+                continue;
+            }
+            long q = resync.find(source, p + 1);
+            if (q < 0) {
+                long end = p + source.available(p, Long.MAX_VALUE);
+                tornTail(source, p, end, damage.violation(), Severity.ERROR, damage.detail());
+                return;
+            }
+            resyncAt(source, reader, damage, q);
+        }
+    }
+
+    private FormatException crcDamage(Batch b) {
+        try {
+            b.ensureValid();
+            // isValid also fails for a v2 batch shorter than its header, which the reader lets through
+            return FormatException.at(Violation.BATCH_TOO_SMALL, file, b.position()).field("batchLength")
+                    .expected(">= " + (BatchView.RECORD_BATCH_OVERHEAD - BatchView.LOG_OVERHEAD))
+                    .actual(b.sizeInBytes() - BatchView.LOG_OVERHEAD).build();
+        } catch (FormatException e) {
+            return e;
+        }
+    }
+
+    private static String partialMessage(Tail tail) {
+        return tail.declaredSize() < 0
+                ? tail.tailBytes() + " bytes left, fewer than an entry header"
+                : "an entry declares " + tail.declaredSize() + " bytes after its header but only "
+                        + (tail.tailBytes() - BatchView.LOG_OVERHEAD) + " remain";
+    }
+
+    /** The first offset that damage at this point loses. */
+    private long lostFrom() {
+        if (segLast >= 0) {
+            return segLast + 1;
+        }
+        if (prevLast >= 0) {
+            return Math.max(prevLast + 1, fileBase);
+        }
+        return fileBase;
+    }
+
+    /** Damage that runs to the end of the file: what Kafka's recovery truncates. */
+    private void tornTail(ByteSource source, long p, long end, Violation kind, Severity severity, String what) {
+        flushPending(-1);
+        long lostFrom = lostFrom();
+        long lostTo = headerLast(source, p, lostFrom);
+        if (lostFrom >= 0 && lostTo >= 0 && lostTo < lostFrom) {
+            lostFrom = -1;
+            lostTo = -1;
+        }
+        String lost = lostFrom < 0 ? "" : lostTo >= 0 ? "; offsets " + lostFrom + ".." + lostTo + " are lost"
+                : "; offsets from " + lostFrom + " on are lost";
+        report.add(new Finding(file, p, kind, severity, headerBase(source, p),
+                what + "; torn tail: Kafka's log recovery truncates the segment to " + p + " bytes, dropping the last "
+                        + (end - p) + lost, p, end, lostFrom, lostTo));
+    }
+
+    private void resyncAt(ByteSource source, BatchReader reader, FormatException damage, long q) {
+        flushPending(-1);
+        long p = damage.position();
+        long lostFrom = lostFrom();
+        pendingDamage = new Finding(file, p, damage.violation(), Severity.ERROR, damage.baseOffset(),
+                damage.detail(), p, q, lostFrom, -1);
+        pendingResync = new Finding(file, q, Violation.RESYNC, Severity.ERROR, -1,
+                "good batches resume here after " + (q - p) + " damaged bytes at " + p + ".." + (q - 1)
+                        + "; Kafka's log recovery (after an unclean shutdown) would truncate the segment at " + p
+                        + " and lose every batch after it too", p, q, lostFrom, -1);
+        reader.resync(q);
+    }
+
+    /** Emits a waiting resync; {@code nextBase} is the base offset of the batch found after it, or -1. */
+    private void flushPending(long nextBase) {
+        if (pendingResync == null) {
+            return;
+        }
+        long lostFrom = pendingResync.lostFrom();
+        long lostTo = nextBase >= 0 ? nextBase - 1 : -1;
+        if (lostFrom < 0 || lostTo < lostFrom) {
+            lostFrom = -1;
+            lostTo = -1;
+        }
+        String lost = lostFrom < 0 ? "; no offset is missing" : "; offsets " + lostFrom + ".." + lostTo + " are lost";
+        Finding d = pendingDamage;
+        report.add(new Finding(d.file(), d.position(), d.violation(), d.severity(), d.baseOffset(),
+                d.message() + "; mid-file damage, resynchronised at " + pendingResync.position() + lost,
+                d.skippedFrom(), d.skippedTo(), lostFrom, lostTo));
+        Finding r = pendingResync;
+        report.add(new Finding(r.file(), r.position(), r.violation(), r.severity(), nextBase,
+                r.message() + lost, r.skippedFrom(), r.skippedTo(), lostFrom, lostTo));
+        pendingResync = null;
+        pendingDamage = null;
+    }
+
+    /** The offset field of a damaged header when it is plausible, else -1. */
+    private static long headerBase(ByteSource source, long p) {
+        if (source.available(p, 8) < 8) {
+            return -1;
+        }
+        int idx = source.ensure(p, 8);
+        long v = source.buffer().getLong(idx);
+        return v >= 0 ? v : -1;
+    }
+
+    /** The last offset a torn entry's header claims, when it is there and plausible; else -1. */
+    private static long headerLast(ByteSource source, long p, long lostFrom) {
+        if (source.available(p, BatchView.BASE_TIMESTAMP_OFFSET) < BatchView.BASE_TIMESTAMP_OFFSET) {
+            return -1;
+        }
+        int idx = source.ensure(p, BatchView.BASE_TIMESTAMP_OFFSET);
+        ByteBuffer buf = source.buffer();
+        long base = buf.getLong(idx);
+        byte magic = buf.get(idx + BatchView.MAGIC_OFFSET);
+        long last;
+        if (magic == 2) {
+            int delta = buf.getInt(idx + BatchView.LAST_OFFSET_DELTA_OFFSET);
+            last = delta < 0 ? -1 : base + delta;
+        } else if (magic == 0 || magic == 1) {
+            last = base;
+        } else {
+            return -1;
+        }
+        return base >= 0 && (lostFrom < 0 || base >= lostFrom) ? last : -1;
+    }
+
+    /** Checks one CRC-valid batch and moves the index cursors past it. */
+    private void checkBatch(Batch b) {
+        report.stats.batches++;
+        batches++;
+        long position = b.position();
+        boolean v2 = b.magic() >= 2;
+        long last = b.lastOffset();
+        long base = v2 ? b.baseOffset() : -1;
+        boolean control = b.isControl();
+        short controlType = -1;
+        int count = 0;
+        long firstRecord = -1;
+        long maxRecord = -1;
+        long prevRecord = Long.MIN_VALUE;
+        boolean orderReported = false;
+        boolean innerCrcReported = false;
+        boolean recordsOk = true;
+        try {
+            RecordIterator it = b.records();
+            while (it.next()) {
+                LogRecord r = it.record();
+                long o = r.offset();
+                count++;
+                if (firstRecord < 0) {
+                    firstRecord = o;
+                    if (control) {
+                        controlType = controlType(b, r);
+                    }
+                }
+                if (o <= prevRecord && !orderReported) {
+                    orderReported = true;
+                    report.add(file, position, Violation.OFFSET_ORDER, Severity.ERROR, v2 ? base : last,
+                            "record offset " + o + " does not follow " + prevRecord + " within the batch");
+                }
+                prevRecord = o;
+                if (o > maxRecord) {
+                    maxRecord = o;
+                }
+                if (!r.isValid() && !innerCrcReported) {
+                    innerCrcReported = true;
+                    report.add(file, position, Violation.CRC_MISMATCH, Severity.ERROR, last,
+                            "inner message at offset " + o + " of the compressed wrapper: stored CRC-32 0x"
+                                    + String.format("%08x", r.checksumOrMinusOne()) + " is wrong");
+                }
+            }
+        } catch (FormatException e) {
+            recordsOk = false;
+            report.add(e, Severity.ERROR);
+        }
+        report.stats.records += count;
+        if (pendingResync != null) {
+            flushPending(v2 ? base : firstRecord >= 0 ? firstRecord : last);
+        }
+        long first = v2 ? base : firstRecord >= 0 ? firstRecord : last;
+        if (v2) {
+            checkV2(b, position, base, last, count, firstRecord, maxRecord, recordsOk);
+        }
+        if (segFirst < 0) {
+            segFirst = first;
+            if (fileBase >= 0 && first < fileBase) {
+                report.add(file, position, Violation.SEGMENT_BASE_OFFSET, Severity.ERROR, first,
+                        "first batch starts at offset " + first + ", below the base offset " + fileBase
+                                + " of the file name: Kafka's index lookups for those offsets go to the previous segment");
+            }
+        }
+        long floor = segLast >= 0 ? segLast : prevLast;
+        if (floor >= 0 && first <= floor) {
+            report.add(file, position, Violation.OFFSET_ORDER, Severity.ERROR, first,
+                    "batch offsets " + first + ".." + last + " do not follow the previous last offset " + floor
+                            + (segLast >= 0 ? "" : " (of the previous segment)"));
+        } else if (floor >= 0 && first > floor + 1) {
+            compacted = true;
+        }
+        if (fileBase >= 0 && last - fileBase > Integer.MAX_VALUE && !overflowReported) {
+            overflowReported = true;
+            report.add(file, position, Violation.RELATIVE_OFFSET_OVERFLOW, Severity.WARNING, first,
+                    "offset " + last + " is more than Integer.MAX_VALUE above the segment base offset " + fileBase
+                            + ": index entries cannot address it (Kafka splits such a segment at load)");
+        }
+        segLast = Math.max(segLast, last);
+        if (epochs != null && v2) {
+            epochs.observe(b.partitionLeaderEpoch(), base, file, position);
+        }
+        indexes.onBatch(b, first, last, controlType);
+    }
+
+    private void checkV2(Batch b, long position, long base, long last, int count, long firstRecord, long maxRecord,
+                         boolean recordsOk) {
+        if (b.hasDeleteHorizon()) {
+            compacted = true;
+        }
+        if (last < base) {
+            report.add(file, position, Violation.INCONSISTENT_HEADER, Severity.ERROR, base,
+                    "lastOffsetDelta " + (last - base) + " is negative");
+            return;
+        }
+        if (!recordsOk) {
+            return;
+        }
+        if (count > 0 && (firstRecord < base || maxRecord > last)) {
+            report.add(file, position, Violation.INCONSISTENT_HEADER, Severity.ERROR, base,
+                    "records span offsets " + firstRecord + ".." + maxRecord + " outside the header's " + base + ".."
+                            + last + " (lastOffsetDelta " + (last - base) + ")");
+        } else if (count == 0 || maxRecord < last) {
+            compacted = true;
+            if (gapBatches++ == 0) {
+                gapFirstPosition = position;
+                gapFirstBase = base;
+            }
+        }
+    }
+
+    private short controlType(Batch b, LogRecord r) {
+        try {
+            return ControlRecord.typeId(b, r);
+        } catch (FormatException e) {
+            report.add(e, Severity.ERROR);
+            return -1;
+        }
+    }
+}

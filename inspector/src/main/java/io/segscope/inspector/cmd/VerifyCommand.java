@@ -1,0 +1,192 @@
+package io.segscope.inspector.cmd;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.verify.Finding;
+import io.segscope.format.verify.Severity;
+import io.segscope.format.verify.Verifier;
+import io.segscope.format.verify.VerifyStats;
+import io.segscope.inspector.Segscope;
+import io.segscope.inspector.input.ArchiveTree;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code segscope verify}: checks segments, indexes and side files as Kafka's tools and recovery do, and more. */
+@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Check Kafka log segments, their indexes and side files: a .log or side file, a partition dir, a broker",
+            "log dir, or an archive of one (.tar, .tar.gz/.tgz, .zip, read in place).",
+            "Checks every batch (framing, CRC, records, offsets), offset/time/transaction index entries against the",
+            "batches, producer snapshots, checkpoints, the leader-epoch checkpoint against the batches' epochs, and",
+            "leftovers (orphan indexes, .tmp, .cleaned/.swap). After damage it resynchronises on the next good batch",
+            "and reports the bytes skipped and the offsets lost, telling a torn tail (what Kafka's recovery",
+            "truncates) from damage in the middle of a segment.",
+            "",
+            "Output: one line per finding, `file position kind: message` (position -1: the whole file), or with",
+            "--format jsonl one object per finding: file, position, kind, severity, baseOffset (when known),",
+            "message, and for resyncs and torn tails skippedBytes [from, to) and lostOffsets [first, last].",
+            "A summary goes to stderr.",
+            "",
+            "Kinds (severity in brackets when fixed):",
+            "  crc-mismatch [error]          stored CRC differs (batch, legacy inner message, producer snapshot)",
+            "  batch-too-small [error]       declared entry size below the minimum for its magic",
+            "  batch-too-large [error]       declared size runs past the end of the file while good batches follow",
+            "  invalid-magic [error]         magic byte not 0, 1 or 2",
+            "  truncated [warning]           torn tail: the last entry is cut short (Kafka's recovery truncates it)",
+            "  zero-tail [warning]           torn tail: zero bytes up to the end of the .log",
+            "  resync [error]                good batches resume after damaged bytes (skippedBytes, lostOffsets)",
+            "  invalid-record-count, records-remaining, invalid-record, varint-too-long, inconsistent-header,",
+            "  unsupported-compression, decompression-failed, decompressed-too-large, invalid-wrapper,",
+            "  invalid-control-record [error]  a CRC-valid batch whose header or records contradict each other",
+            "  offset-order [error]          offsets not increasing within a segment or across segments",
+            "  segment-base-offset [error]   first batch below the base offset of the file name",
+            "  relative-offset-overflow [warning]  offsets too far above the base offset for the indexes",
+            "  last-offset-delta-gap [info]  batches whose lastOffsetDelta passes their last record (compaction)",
+            "  index-mismatch [error]        index entry not matching a batch (boundary, offset, timestamp)",
+            "  index-append-offset [info]    offset index entries written per append by brokers before 3.8",
+            "  index-size, index-order, index-offset-range, index-tail-not-zero, index-version [error]",
+            "  index-preallocated [info]     zero tail of the index of the segment open at a crash",
+            "  index-zero-tail [warning]     zero tail in a closed segment's index (KAFKA-10207)",
+            "  txn-marker-missing            .txnindex entry without its ABORT marker (info when compacted away)",
+            "  leader-epoch-mismatch, leader-epoch-order  leader-epoch-checkpoint against the batches",
+            "  snapshot-version, snapshot-size, checkpoint-format, checkpoint-version, checkpoint-count,",
+            "  properties-format, properties-version, uuid-format, json-format [error]  side files",
+            "  empty-segment                 segment without batches (warning: 2+ in __consumer_offsets)",
+            "  orphan-index [warning], leftover-tmp [warning], incomplete-cleaner-output [warning],",
+            "  transient-file [info], unclean-shutdown [info], name-format, io-error"},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:clean (no errors or warnings; infos allowed)", "1:findings (errors or warnings)",
+            "2:usage error", "3:I/O error"})
+public final class VerifyCommand implements Callable<Integer> {
+    enum Format { text, jsonl }
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Segment or side file, partition dir, log dir, or archive.")
+    List<Path> paths;
+
+    @Option(names = "--format", defaultValue = "text", description = "text (default): `file position kind: message`; jsonl.")
+    Format format;
+
+    @Option(names = "--min-severity", paramLabel = "LEVEL", defaultValue = "info",
+            description = "Print findings at least this severe: info (default), warning or error. Also sets what counts for the exit code.")
+    String minSeverity;
+
+    @Option(names = "--max-decompressed", paramLabel = "BYTES", defaultValue = "134217728",
+            description = "Largest size one compressed batch may inflate to (default 128 MiB).")
+    int maxDecompressed;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Severity min;
+        try {
+            min = Severity.parse(minSeverity);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--min-severity takes info, warning or error, not '" + minSeverity + "'");
+        }
+        for (Path p : paths) {
+            if (!Files.exists(p)) {
+                err.println(p + ": no such file or directory");
+                return Segscope.EXIT_IO;
+            }
+        }
+        JsonGenerator json = format == Format.jsonl ? new JsonFactory().createGenerator(out) : null;
+        if (json != null) {
+            json.setRootValueSeparator(null);
+        }
+        long[] shown = new long[Severity.values().length];
+        Verifier verifier = new Verifier(ReaderOptions.defaults().withMaxDecompressedBytes(maxDecompressed), f -> {
+            if (!f.severity().atLeast(min)) {
+                return;
+            }
+            shown[f.severity().ordinal()]++;
+            if (json != null) {
+                writeJson(json, f);
+                out.print('\n');
+            } else {
+                out.print(f + "\n");
+            }
+        });
+        int exit = Segscope.EXIT_OK;
+        try {
+            for (Path p : paths) {
+                if (!verifyPath(verifier, p)) {
+                    err.println(p + ": no Kafka segment, partition dir or log dir found there");
+                    exit = Segscope.EXIT_IO;
+                }
+            }
+        } finally {
+            if (json != null) {
+                json.flush();
+            }
+            out.flush();
+        }
+        VerifyStats s = verifier.stats();
+        err.println("verify: " + s.files() + " files, " + s.batches() + " batches, " + s.records() + " records; "
+                + s.findings(Severity.ERROR) + " errors, " + s.findings(Severity.WARNING) + " warnings, "
+                + s.findings(Severity.INFO) + " infos");
+        err.flush();
+        if (exit != Segscope.EXIT_OK) {
+            return exit;
+        }
+        return shown[Severity.ERROR.ordinal()] + shown[Severity.WARNING.ordinal()] > 0 ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+    }
+
+    private static boolean verifyPath(Verifier verifier, Path p) {
+        if (Files.isRegularFile(p) && ArchiveTree.isArchive(p)) {
+            try (ArchiveTree tree = ArchiveTree.open(p)) {
+                return verifier.verify(tree.root());
+            }
+        }
+        return verifier.verify(FileEntry.of(p));
+    }
+
+    private static void writeJson(JsonGenerator g, Finding f) {
+        try {
+            g.writeStartObject();
+            g.writeStringField("file", f.file());
+            g.writeNumberField("position", f.position());
+            g.writeStringField("kind", f.kind());
+            g.writeStringField("severity", f.severity().label());
+            if (f.baseOffset() >= 0) {
+                g.writeNumberField("baseOffset", f.baseOffset());
+            }
+            g.writeStringField("message", f.message());
+            if (f.hasSkippedBytes()) {
+                g.writeArrayFieldStart("skippedBytes");
+                g.writeNumber(f.skippedFrom());
+                g.writeNumber(f.skippedTo());
+                g.writeEndArray();
+            }
+            if (f.hasLostOffsets()) {
+                g.writeArrayFieldStart("lostOffsets");
+                g.writeNumber(f.lostFrom());
+                if (f.lostTo() >= 0) {
+                    g.writeNumber(f.lostTo());
+                } else {
+                    g.writeNull();
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+            g.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
