@@ -26,7 +26,21 @@ public record Finding(String file, long position, Violation violation, Severity 
 
     /** A finding made of a reader's exception: same file, position, kind, base offset and detail. */
     public static Finding of(FormatException e, Severity severity) {
-        return new Finding(e.file(), e.position(), e.violation(), severity, e.baseOffset(), e.detail());
+        return new Finding(e.file(), e.position(), e.violation(), severity, e.baseOffset(), message(e));
+    }
+
+    /** The exception's detail without the kind and base offset it starts with (they are fields of a finding). */
+    static String message(FormatException e) {
+        String d = e.detail();
+        String kind = e.violation().kind();
+        if (d.startsWith(kind)) {
+            d = d.substring(kind.length()).stripLeading();
+        }
+        if (d.startsWith("(baseOffset ")) {
+            int close = d.indexOf(')');
+            d = d.substring(close + 1).stripLeading();
+        }
+        return d.isEmpty() ? kind : d;
     }
 
     public String kind() {

@@ -154,7 +154,7 @@ final class SegmentVerifier {
             long q = resync.find(source, p + 1);
             if (q < 0) {
                 long end = p + source.available(p, Long.MAX_VALUE);
-                tornTail(source, p, end, damage.violation(), Severity.ERROR, damage.detail());
+                tornTail(source, p, end, damage.violation(), Severity.ERROR, Finding.message(damage));
                 return;
             }
             resyncAt(source, reader, damage, q);
@@ -202,7 +202,7 @@ final class SegmentVerifier {
         }
         String lost = lostFrom < 0 ? "" : lostTo >= 0 ? "; offsets " + lostFrom + ".." + lostTo + " are lost"
                 : "; offsets from " + lostFrom + " on are lost";
-        report.add(new Finding(file, p, kind, severity, headerBase(source, p),
+        report.add(new Finding(file, p, kind, severity, kind == Violation.ZERO_TAIL ? -1 : headerBase(source, p),
                 what + "; torn tail: Kafka's log recovery truncates the segment to " + p + " bytes, dropping the last "
                         + (end - p) + lost, p, end, lostFrom, lostTo));
     }
@@ -212,7 +212,7 @@ final class SegmentVerifier {
         long p = damage.position();
         long lostFrom = lostFrom();
         pendingDamage = new Finding(file, p, damage.violation(), Severity.ERROR, damage.baseOffset(),
-                damage.detail(), p, q, lostFrom, -1);
+                Finding.message(damage), p, q, lostFrom, -1);
         pendingResync = new Finding(file, q, Violation.RESYNC, Severity.ERROR, -1,
                 "good batches resume here after " + (q - p) + " damaged bytes at " + p + ".." + (q - 1)
                         + "; Kafka's log recovery (after an unclean shutdown) would truncate the segment at " + p
