@@ -1,0 +1,137 @@
+package io.segscope.inspector;
+
+import io.segscope.format.error.Violation;
+import io.segscope.testdata.Corpus;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code segscope verify}: clean on the whole corpus, exit codes, help, archives. */
+class VerifyCommandTest {
+    /** Kinds only the coordinator decoders raise; verify never reports them. */
+    static final Set<Violation> NOT_VERIFY = EnumSet.of(Violation.UNKNOWN_RECORD_TYPE, Violation.UNKNOWN_VALUE_VERSION,
+            Violation.INVALID_COORDINATOR_KEY, Violation.INVALID_COORDINATOR_VALUE);
+
+    /** Every log dir of the corpus (each run) and the synthetic set. */
+    static List<Path> logDirs() throws IOException {
+        List<Path> out = new ArrayList<>();
+        if (Files.isDirectory(Corpus.corpus())) {
+            try (Stream<Path> runs = Files.list(Corpus.corpus())) {
+                runs.map(r -> r.resolve("logdir")).filter(Files::isDirectory).sorted().forEach(out::add);
+            }
+        }
+        out.add(Corpus.synthetic().resolve("logdir"));
+        return out;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> cleanOnEveryLogDir() throws IOException {
+        return logDirs().stream().map(dir -> DynamicTest.dynamicTest(Corpus.root().relativize(dir).toString(), () -> {
+            Run run = Run.of("verify", "--format", "jsonl", dir.toString());
+            List<Map<String, Object>> findings = JsonLines.parse(run.out());
+            assertThat(findings).as(run.out()).allMatch(f -> f.get("severity").equals("info"));
+            assertThat(run.exit()).as(run.err()).isZero();
+            assertThat(run.err()).contains("0 errors, 0 warnings");
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> cleanOnEveryPartitionDir() throws IOException {
+        List<Path> partitions = new ArrayList<>();
+        for (Path dir : logDirs()) {
+            try (Stream<Path> s = Files.list(dir)) {
+                s.filter(Files::isDirectory).sorted().forEach(partitions::add);
+            }
+        }
+        return partitions.stream().map(p -> DynamicTest.dynamicTest(Corpus.root().relativize(p).toString(), () -> {
+            Run run = Run.of("verify", "--min-severity", "warning", p.toString());
+            assertThat(run.out()).isEmpty();
+            assertThat(run.exit()).as(run.err()).isZero();
+        }));
+    }
+
+    @Test
+    void countsWhatItRead() {
+        Path dir = Corpus.synthetic().resolve("logdir/synthetic-magic2-0");
+        Run run = Run.of("verify", dir.toString());
+        // 17 batches, 41 records in two segments (see testdata/synthetic/dump)
+        assertThat(run.err()).contains("17 batches, 41 records");
+        assertThat(run.exit()).isZero();
+    }
+
+    @Test
+    void helpListsExitCodesAndEveryKind() {
+        Run run = Run.of("verify", "--help");
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).contains("Exit codes:").contains("0   clean").contains("1   findings").contains("2   usage error")
+                .contains("3   I/O error");
+        for (Violation v : Violation.values()) {
+            if (!NOT_VERIFY.contains(v)) {
+                assertThat(run.out()).as(v.kind()).contains(v.kind());
+            }
+        }
+    }
+
+    @Test
+    void usageAndIoErrors() {
+        assertThat(Run.of("verify").exit()).isEqualTo(2);
+        assertThat(Run.of("verify", "--min-severity", "loud", Corpus.synthetic().toString()).exit()).isEqualTo(2);
+        Run missing = Run.of("verify", Corpus.resolve("no-such-dir").toString());
+        assertThat(missing.exit()).isEqualTo(3);
+        assertThat(missing.err()).contains("no such file or directory");
+    }
+
+    @Test
+    void readsArchivesInPlace(@TempDir Path tmp) throws IOException {
+        Path clean = tar(tmp.resolve("clean.tar.gz"), Corpus.synthetic().resolve("logdir"));
+        Run ok = Run.of("verify", clean.toString());
+        assertThat(ok.exit()).as(ok.out() + ok.err()).isZero();
+        assertThat(ok.err()).contains("0 errors, 0 warnings");
+
+        Path damaged = tar(tmp.resolve("damaged.tgz"), Corpus.resolve("corrupt/mid-segment-damage"));
+        Run bad = Run.of("verify", "--format", "jsonl", damaged.toString());
+        assertThat(bad.exit()).isEqualTo(1);
+        Map<String, Object> resync = JsonLines.parse(bad.out()).stream().filter(m -> m.get("kind").equals("resync"))
+                .findFirst().orElseThrow();
+        assertThat(resync.get("position")).isEqualTo(1530L);
+        assertThat(resync.get("skippedBytes")).isEqualTo(List.of(667L, 1530L));
+        assertThat(resync.get("lostOffsets")).isEqualTo(List.of(5L, 11L));
+    }
+
+    private static Path tar(Path out, Path dir) throws IOException {
+        try (OutputStream os = Files.newOutputStream(out);
+             GzipCompressorOutputStream gz = new GzipCompressorOutputStream(os);
+             TarArchiveOutputStream tar = new TarArchiveOutputStream(gz);
+             Stream<Path> files = Files.walk(dir)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            for (Path p : files.sorted().toList()) {
+                String name = dir.getFileName() + "/" + dir.relativize(p).toString().replace('\\', '/');
+                if (Files.isDirectory(p)) {
+                    tar.putArchiveEntry(new TarArchiveEntry(p.toFile(), name.endsWith("/") ? name : name + "/"));
+                } else {
+                    tar.putArchiveEntry(new TarArchiveEntry(p.toFile(), name));
+                    Files.copy(p, tar);
+                }
+                tar.closeArchiveEntry();
+            }
+        }
+        return out;
+    }
+}
