@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 @Command(name = "segscope", mixinStandardHelpOptions = true, version = "segscope 0.1.0",
         description = "Reads Apache Kafka's on-disk data offline.",
         subcommands = {io.segscope.inspector.cmd.DumpCommand.class, io.segscope.inspector.cmd.LocateCommand.class,
-            Segscope.Summary.class, picocli.AutoComplete.GenerateCompletion.class},
+            Segscope.Summary.class, io.segscope.inspector.cmd.CompletionCommand.class},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:findings", "2:usage error", "3:I/O error"})
 public final class Segscope implements Runnable {
