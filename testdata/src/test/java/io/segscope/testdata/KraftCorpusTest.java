@@ -94,6 +94,8 @@ class KraftCorpusTest {
     @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
     void adminJsonListsEveryKindOfGroupWithHostileText(String name) throws Exception {
         Map<String, Object> admin = parse(run(name).resolve("admin.json"));
+        String raw = Files.readString(run(name).resolve("admin.json"), StandardCharsets.UTF_8);
+        assertThat(raw).as("non-ASCII written as UTF-8, not escaped").contains("🚀", "日本語").doesNotContain("\\uD83D");
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> groups = (List<Map<String, Object>>) admin.get("groups");
         assertThat(groups.size()).isGreaterThanOrEqualTo(20);

@@ -11,6 +11,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 
@@ -20,6 +21,11 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
  * writer, never by hand, and non-ASCII text is written as UTF-8 rather than escaped.
  */
 final class Json {
+    /** Emoji and other supplementary characters as 4-byte UTF-8, not as escaped surrogate pairs. */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
+
     private Json() {
     }
 
@@ -29,7 +35,7 @@ final class Json {
                 .withObjectIndenter(new DefaultIndenter("  ", "\n"))
                 .withArrayIndenter(new DefaultIndenter("  ", "\n"));
         try (OutputStream out = Files.newOutputStream(file);
-             JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
+             JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             g.setPrettyPrinter(pp);
             value(g, tree);
             g.writeRaw('\n');
