@@ -1,7 +1,6 @@
 package io.segscope.testdata.generator;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,14 +14,12 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -73,7 +70,6 @@ final class Workload {
     private final List<TopicPartition> userPartitions = new ArrayList<>();
     private final int busyPartition;
     private final List<String> busyGroups = new ArrayList<>();
-    private KafkaProducer<String, String> tickProducer;
 
     Workload(RunSpec spec, Broker broker, Path logDir) {
         this.spec = spec;
@@ -89,6 +85,31 @@ final class Workload {
 
     Admin admin() {
         return admin;
+    }
+
+    Path logDir() {
+        return logDir;
+    }
+
+    RunSpec spec() {
+        return spec;
+    }
+
+    Random random() {
+        return random;
+    }
+
+    int busyPartition() {
+        return busyPartition;
+    }
+
+    List<String> busyGroupIds() {
+        return busyGroups;
+    }
+
+    /** Partitions a group has committed so far, in a stable order. */
+    List<TopicPartition> committedPartitions(String group) {
+        return new ArrayList<>(positions.get(group).keySet());
     }
 
     Map<String, Object> report() {
@@ -114,7 +135,7 @@ final class Workload {
         shareGroup();
         if (spec.kind() == RunSpec.Kind.COMPRESSED) {
             // Last, so that no later append makes the cleaner run again past the phase-B horizon.
-            compactOffsetsTopic();
+            report.put("cleaner", new CleanerPhase(this).run());
         }
         if (spec.kind() == RunSpec.Kind.CRASHED) {
             openTransaction();
@@ -122,12 +143,12 @@ final class Workload {
         waitForStableGroups();
     }
 
-    private void step(String s) {
+    void step(String s) {
         steps.add(s);
         System.out.println("[" + spec.name() + "] " + s);
     }
 
-    private void count(String key, int n) {
+    void count(String key, int n) {
         counters.merge(key, n, Integer::sum);
     }
 
@@ -155,7 +176,7 @@ final class Workload {
         step("created " + topics.size() + " user topics");
     }
 
-    private KafkaProducer<String, String> producer(Map<String, Object> extra) {
+    KafkaProducer<String, String> producer(Map<String, Object> extra) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -293,11 +314,11 @@ final class Workload {
 
     // ---------------------------------------------------------------- offset commits
 
-    private OffsetAndMetadata nextCommit(String group, TopicPartition tp) {
+    OffsetAndMetadata nextCommit(String group, TopicPartition tp) {
         return nextCommit(group, tp, Texts.metadata(random));
     }
 
-    private OffsetAndMetadata nextCommit(String group, TopicPartition tp, String metadata) {
+    OffsetAndMetadata nextCommit(String group, TopicPartition tp, String metadata) {
         long offset = positions.computeIfAbsent(group, g -> new HashMap<>())
                 .merge(tp, 1L + random.nextInt(20), Long::sum);
         Optional<Integer> epoch = random.nextBoolean() ? Optional.of(random.nextInt(3)) : Optional.empty();
@@ -305,7 +326,7 @@ final class Workload {
         return new OffsetAndMetadata(offset, epoch, metadata);
     }
 
-    private List<TopicPartition> randomPartitions(int n) {
+    List<TopicPartition> randomPartitions(int n) {
         List<TopicPartition> all = new ArrayList<>();
         for (TopicPartition tp : userPartitions) {
             if (tp.topic().startsWith("codec-") || tp.topic().equals(TXN_TOPIC)) {
@@ -316,7 +337,7 @@ final class Workload {
         return all.subList(0, n);
     }
 
-    private KafkaConsumer<String, String> consumer(String group, String protocol, String clientId) {
+    KafkaConsumer<String, String> consumer(String group, String protocol, String clientId) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -393,124 +414,9 @@ final class Workload {
                 + "', deleted groups 'doomed-group-1 é' and 'doomed,group\"2\"'");
     }
 
-    // ---------------------------------------------------------------- compaction (compressed run)
-
-    /**
-     * Keeps appending to the busy offsets partition (and the compacted user topic) so that
-     * segments roll by time and Kafka's cleaner compacts them: phase-A tombstones first get a
-     * delete horizon and, once it has passed, are removed; phase-B tombstones are cleaned once
-     * and keep their horizon.
-     */
-    private void compactOffsetsTopic() throws Exception {
-        String partitionName = "__consumer_offsets-" + busyPartition;
-        TopicPartition busy = new TopicPartition("__consumer_offsets", busyPartition);
-        long retentionMs = Long.parseLong(spec.brokerOverrides().get("log.cleaner.delete.retention.ms"));
-        tickProducer = producer(Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd"));
-        Map<String, Object> cleaner = new LinkedHashMap<>();
-        cleaner.put("partition", partitionName);
-        try (KafkaConsumer<String, String> c = consumer(busyGroups.get(0), "classic", "ticker")) {
-            List<TopicPartition> tps = new ArrayList<>(positions.get(busyGroups.get(0)).keySet()).subList(0, 2);
-            c.assign(tps);
-            cleaner.put("firstClean", tickUntil(c, tps, () -> cleanerOffset(partitionName) > 0, 240,
-                    "first clean of " + partitionName));
-            // Phase A: tombstones that get a delete horizon, then are removed once it has passed.
-            String groupA = adminDeleteInBusyPartition(0);
-            long endA = endOffset(busy);
-            tickUntil(c, tps, () -> cleanerOffset(partitionName) > endA, 240, "clean past phase-A tombstones");
-            long horizonA = System.currentTimeMillis() + retentionMs;
-            tickUntil(c, tps, () -> System.currentTimeMillis() > horizonA + 3000, 240, "phase-A delete horizon");
-            long afterHorizon = cleanerOffset(partitionName);
-            tickUntil(c, tps, () -> cleanerOffset(partitionName) > afterHorizon, 240,
-                    "a clean after the phase-A horizon (removes its tombstones)");
-            // Phase B: tombstones cleaned once, so their batches keep a delete horizon.
-            String groupB = adminDeleteInBusyPartition(1);
-            long endB = endOffset(busy);
-            tickUntil(c, tps, () -> cleanerOffset(partitionName) > endB
-                    && cleanerOffset(COMPACTED_TOPIC + "-0") > 0, 240, "clean past phase-B tombstones");
-            cleaner.put("phaseA", Map.of("deletedGroup", groupA, "endOffsetAfterDelete", endA));
-            cleaner.put("phaseB", Map.of("deletedGroup", groupB, "endOffsetAfterDelete", endB));
-            cleaner.put("finalCleanerOffset", cleanerOffset(partitionName));
-            report.put("cleaner", cleaner);
-        } finally {
-            tickProducer.close(Duration.ofSeconds(30));
-        }
-    }
-
-    /** Compressed run: a group in the busy partition commits and is deleted, plus one busy-group offset. */
-    private String adminDeleteInBusyPartition(int which) throws Exception {
-        String group = Texts.groupInPartition("doomed-late-", busyPartition, spec.offsetsPartitions(), which);
-        try (KafkaConsumer<String, String> c = consumer(group, "classic", "late-client")) {
-            List<TopicPartition> tps = randomPartitions(3);
-            c.assign(tps);
-            Map<TopicPartition, OffsetAndMetadata> m = new HashMap<>();
-            for (TopicPartition tp : tps) {
-                m.put(tp, nextCommit(group, tp));
-            }
-            c.commitSync(m, Duration.ofSeconds(60));
-        }
-        String busyGroup = busyGroups.get(1);
-        TopicPartition tp = new ArrayList<>(positions.get(busyGroup).keySet()).get(which);
-        admin.deleteConsumerGroupOffsets(busyGroup, Set.of(tp)).all().get(60, TimeUnit.SECONDS);
-        admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS);
-        count("admin.deleteConsumerGroupOffsets", 1);
-        count("admin.deleteConsumerGroups", 1);
-        step("admin: tombstones in __consumer_offsets-" + busyPartition + ": deleted group '" + group
-                + "' and " + tp + " of '" + busyGroup + "'");
-        return group;
-    }
-
-    private long tickUntil(KafkaConsumer<String, String> c, List<TopicPartition> tps, BooleanSupplier done,
-                           int timeoutSeconds, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
-        int ticks = 0;
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + timeoutSeconds + " s waiting for " + what);
-            }
-            Map<TopicPartition, OffsetAndMetadata> m = new HashMap<>();
-            for (TopicPartition tp : tps) {
-                m.put(tp, nextCommit(busyGroups.get(0), tp, Texts.longMetadata(random, 600)));
-            }
-            c.commitSync(m, Duration.ofSeconds(60));
-            tickProducer.send(new ProducerRecord<>(COMPACTED_TOPIC, 0, null, "user-" + random.nextInt(25),
-                    random.nextInt(5) == 0 ? null : Texts.value(random, ticks, 20, 100)));
-            tickProducer.flush();
-            count("commitSync.tick", 1);
-            ticks++;
-            Thread.sleep(500);
-        }
-        step("waited for " + what + " (" + ticks + " ticks), cleaner offset now " + cleanerOffsets());
-        return cleanerOffset("__consumer_offsets-" + busyPartition);
-    }
-
-    private long endOffset(TopicPartition tp) throws Exception {
-        return admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp)
-                .get(60, TimeUnit.SECONDS).offset();
-    }
-
-    /** The cleaner's checkpoint for one partition dir name, or -1. */
-    private long cleanerOffset(String partitionDir) {
-        Long v = cleanerOffsets().get(partitionDir);
-        return v == null ? -1 : v;
-    }
-
+    /** The cleaner's checkpoint ({@code cleaner-offset-checkpoint}) by partition dir name. */
     Map<String, Long> cleanerOffsets() {
-        Map<String, Long> out = new TreeMap<>();
-        Path f = logDir.resolve("cleaner-offset-checkpoint");
-        try {
-            if (!Files.exists(f)) {
-                return out;
-            }
-            for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                String[] parts = line.trim().split(" ");
-                if (parts.length == 3) {
-                    out.put(parts[0] + "-" + parts[1], Long.parseLong(parts[2]));
-                }
-            }
-        } catch (Exception e) {
-            // The broker rewrites the file by rename; try again on the next poll.
-        }
-        return out;
+        return CleanerPhase.cleanerOffsets(logDir);
     }
 
     // ---------------------------------------------------------------- live groups
