@@ -25,7 +25,7 @@ import java.util.stream.Stream;
         description = "Reads Apache Kafka's on-disk data offline.",
         subcommands = {io.segscope.inspector.cmd.DumpCommand.class, io.segscope.inspector.cmd.LocateCommand.class,
             io.segscope.inspector.cmd.VerifyCommand.class,
-            Segscope.Summary.class, picocli.AutoComplete.GenerateCompletion.class},
+            Segscope.Summary.class, io.segscope.inspector.cmd.CompletionCommand.class},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:findings", "2:usage error", "3:I/O error"})
 public final class Segscope implements Runnable {

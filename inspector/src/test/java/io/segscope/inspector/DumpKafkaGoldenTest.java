@@ -68,7 +68,7 @@ class DumpKafkaGoldenTest {
     Stream<DynamicTest> kafkaFormatEqualsDumpLogSegments() throws IOException {
         return goldens().stream().filter(g -> !isMetadataLog(g.source())).map(g -> DynamicTest.dynamicTest(
                 Corpus.testdata().relativize(g.source()).toString(), () -> {
-                    List<String> expected = Files.readAllLines(g.dump(), StandardCharsets.UTF_8);
+                    List<String> expected = documentedDeviation(g.source(), Files.readAllLines(g.dump(), StandardCharsets.UTF_8));
                     Run run = Run.of(args(g.source()));
                     List<String> actual = Arrays.asList(run.out().split("\n", -1));
                     if (!actual.isEmpty() && actual.get(actual.size() - 1).isEmpty()) {
@@ -79,6 +79,46 @@ class DumpKafkaGoldenTest {
                     assertThat(normalize(actual.subList(1, actual.size())))
                             .containsExactlyElementsOf(normalize(expected.subList(1, expected.size())));
                 }));
+    }
+
+    /**
+     * The one documented deviation: for an index preallocated and never written (an active segment
+     * of a crashed broker: every slot zero), Kafka's tool prints slot 0 as an entry
+     * ({@code offset: <base> position: 0}, {@code timestamp: 0 offset: <base>}); segscope says the
+     * index is empty (kafka-format.md 1.8); when the segment's .log is empty Kafka's tool dies
+     * with NoSuchElementException instead (its .err beside the dump), and segscope again says the
+     * index is empty. Everything else must be Kafka's lines.
+     */
+    static List<String> documentedDeviation(Path source, List<String> expected) throws IOException {
+        String name = source.getFileName().toString();
+        boolean allZero = Files.size(source) > 0 && isAllZero(Files.readAllBytes(source));
+        if (!allZero) {
+            return expected;
+        }
+        long base = Long.parseLong(name.substring(0, name.indexOf('.')));
+        if (name.endsWith(".index") && expected.size() == 1) {
+            // with an empty .log Kafka's tool dies with NoSuchElementException after the first line
+            return List.of(expected.get(0), source.getFileName() + " is empty.");
+        }
+        if (expected.size() != 2) {
+            return expected;
+        }
+        if (name.endsWith(".index") && expected.get(1).equals("offset: " + base + " position: 0")) {
+            return List.of(expected.get(0), source.getFileName() + " is empty.");
+        }
+        if (name.endsWith(".timeindex") && expected.get(1).equals("timestamp: 0 offset: " + base)) {
+            return List.of(expected.get(0));
+        }
+        return expected;
+    }
+
+    private static boolean isAllZero(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Kafka names an empty index by the path it was given: compare the file name only. */

@@ -3,6 +3,7 @@ package io.segscope.format.state;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.SourceCopy;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -18,7 +19,6 @@ import java.util.List;
 final class SmallFiles {
     /** No side file is anywhere near this; a larger one is refused rather than copied. */
     static final int MAX_BYTES = 256 << 20;
-    private static final int CHUNK = 64 * 1024;
 
     private SmallFiles() {
     }
@@ -28,28 +28,7 @@ final class SmallFiles {
      * reading forward in chunks no larger than the stream's window.
      */
     static byte[] readAll(ByteSource source) {
-        byte[] out = new byte[(int) Math.max(0, Math.min(source.size(), MAX_BYTES))];
-        long pos = 0;
-        while (true) {
-            long n = source.available(pos, CHUNK);
-            if (n <= 0) {
-                break;
-            }
-            if (pos + n > MAX_BYTES) {
-                throw FormatException.at(Violation.IO_ERROR, source.name(), pos).field("size")
-                        .expected("<= " + MAX_BYTES).note("too large for a side file").build();
-            }
-            int at = source.ensure(pos, (int) n);
-            if (at < 0) {
-                throw FormatException.at(Violation.IO_ERROR, source.name(), pos).field("size").build();
-            }
-            if (pos + n > out.length) {
-                out = Arrays.copyOf(out, (int) Math.min(MAX_BYTES, Math.max(pos + n, 2L * out.length)));
-            }
-            source.buffer().get(at, out, (int) pos, (int) n);
-            pos += n;
-        }
-        return pos == out.length ? out : Arrays.copyOf(out, (int) pos);
+        return SourceCopy.readAll(source, MAX_BYTES, "a side file");
     }
 
     /** One text line: its text and the byte position of its first byte. */

@@ -34,8 +34,9 @@ import java.util.concurrent.Callable;
 /** {@code segscope dump}: prints the batches and records of segments, decoded where segscope can. */
 @Command(name = "dump", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Print the batches and records of Kafka log segments: a .log file, a partition dir, a broker log dir,",
-            "or an archive of one (.tar, .tar.gz/.tgz, .tar.bz2, .tar.zst, .zip, read in place).",
+            "Print the batches and records of Kafka log segments.",
+            "PATH is a .log (or index, snapshot) file, a partition dir, a broker log dir, or an archive of one",
+            "(.tar, .tar.gz/.tgz, .tar.bz2, .tar.zst, .zip), read in place.",
             "Records of __consumer_offsets, __transaction_state and __share_group_state are decoded;",
             "other topics' keys and values print as text when printable UTF-8, else base64."},
         exitCodeListHeading = "%nExit codes:%n",

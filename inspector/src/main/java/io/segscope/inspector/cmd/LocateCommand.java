@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
  * (kafka-format.md 2.1). The same rule places transactional ids in {@code __transaction_state}.
  */
 @Command(name = "locate", mixinStandardHelpOptions = true,
-        description = "Print the __consumer_offsets partition of each group (Kafka's abs(hashCode) % partitions).")
+        description = "Print the __consumer_offsets partition of each group (Kafka's abs(hashCode) %% partitions).")
 public final class LocateCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "GROUP", description = "Group ids (or transactional ids).")
     List<String> groups;

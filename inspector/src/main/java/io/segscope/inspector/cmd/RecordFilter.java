@@ -82,14 +82,14 @@ final class RecordFilter {
                 return false;
             }
         }
-        if (!groups.isEmpty() && !groups.contains(field(key, "Group", "GroupId", "TransactionalId"))) {
+        if (!groups.isEmpty() && !groups.contains(field(key, "group", "groupId", "transactionalId"))) {
             return false;
         }
-        if (!topics.isEmpty() && !topics.contains(field(key, "Topic"))) {
+        if (!topics.isEmpty() && !topics.contains(field(key, "topic"))) {
             return false;
         }
         if (!partitions.isEmpty()) {
-            Object p = key == null ? null : valueOf(key, "Partition");
+            Object p = key == null ? null : valueOf(key, "partition");
             return p instanceof Number n && partitions.contains(n.intValue());
         }
         return true;

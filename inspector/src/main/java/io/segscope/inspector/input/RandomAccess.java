@@ -1,8 +1,7 @@
 package io.segscope.inspector.input;
 
-import io.segscope.format.error.FormatException;
-import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.SourceCopy;
 import io.segscope.format.logdir.FileEntry;
 
 import java.nio.ByteBuffer;
@@ -24,15 +23,7 @@ public final class RandomAccess {
             return s;
         }
         try (s) {
-            long len = s.available(0, MAX_SIDE_FILE + 1L);
-            if (len > MAX_SIDE_FILE) {
-                throw FormatException.at(Violation.IO_ERROR, file.path(), 0).field("size")
-                        .expected("<= " + MAX_SIDE_FILE).actual("more").note("too large for a side file").build();
-            }
-            int at = s.ensure(0, (int) len);
-            byte[] copy = new byte[(int) len];
-            s.buffer().get(at, copy);
-            return ByteSource.wrap(ByteBuffer.wrap(copy), file.path());
+            return ByteSource.wrap(ByteBuffer.wrap(SourceCopy.readAll(s, MAX_SIDE_FILE, "a side file")), file.path());
         }
     }
 }
