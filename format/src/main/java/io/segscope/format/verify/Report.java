@@ -7,9 +7,17 @@ import io.segscope.format.error.Violation;
 final class Report {
     final FindingSink sink;
     final VerifyStats stats = new VerifyStats();
+    ProgressListener progress;
 
     Report(FindingSink sink) {
         this.sink = sink;
+    }
+
+    /** Tells the listener, if any, how far the run is; {@code position} is within the .log being walked. */
+    void progress(long position) {
+        if (progress != null) {
+            progress.update(stats.bytes + position, stats.batches, stats.records);
+        }
     }
 
     void add(Finding f) {

@@ -30,15 +30,29 @@ final class Resync {
         this.maxBatchBytes = maxBatchBytes;
     }
 
-    /** The first position at or after {@code from} where a good entry starts, or -1 when none does. */
+    /** Returned by {@link #find} when a stream source has already moved past {@code from}. */
+    static final long CANNOT_GO_BACK = -2;
+
+    /**
+     * The first position at or after {@code from} where a good entry starts, -1 when none does, or
+     * {@link #CANNOT_GO_BACK} when {@code source} is a stream that has already dropped those bytes
+     * (the walk read ahead to the end of the file to tell a torn tail from a zero tail).
+     */
     long find(ByteSource source, long from) {
-        for (long p = from; ; p++) {
-            if (source.available(p, LEGACY_MIN) < LEGACY_MIN) {
-                return -1;
+        try {
+            for (long p = from; ; p++) {
+                if (source.available(p, LEGACY_MIN) < LEGACY_MIN) {
+                    return -1;
+                }
+                if (isEntry(source, p)) {
+                    return p;
+                }
             }
-            if (isEntry(source, p)) {
-                return p;
+        } catch (IllegalStateException e) {
+            if (source.isRandomAccess()) {
+                throw e;
             }
+            return CANNOT_GO_BACK;
         }
     }
 

@@ -25,6 +25,9 @@ import java.nio.ByteBuffer;
  * entry ({@link Resync}) and reports the bytes skipped and the offsets lost.
  */
 final class SegmentVerifier {
+    private static final String NOT_SEARCHED = " (read from a stream that cannot go back: the bytes after it were"
+            + " not searched for good batches; verify the extracted file to resynchronise)";
+
     /** At most this many findings of one kind per index file; then one line saying how many more. */
     private static final int MAX_INDEX_FINDINGS = 10;
 
@@ -36,6 +39,7 @@ final class SegmentVerifier {
     // per segment
     private String file;
     private long fileBase;
+    private long fileSize;
     private long prevLast;
     private long segFirst;
     private long segLast;
@@ -91,7 +95,10 @@ final class SegmentVerifier {
         indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown);
         try (ByteSource source = log.open();
              BatchReader reader = new BatchReader(source, options)) {
+            this.fileSize = source.size() >= 0 ? source.size() : log.size();
             walk(source, reader);
+            report.stats.bytes += fileSize;
+            report.progress(0);
         } catch (FormatException e) {
             report.add(e, Severity.ERROR);
             flushPending(-1);
@@ -142,7 +149,8 @@ final class SegmentVerifier {
                 }
                 long q = resync.find(source, p + 1);
                 if (q < 0) {
-                    tornTail(source, p, end, Violation.TRUNCATED, Severity.WARNING, partialMessage(tail));
+                    tornTail(source, p, end, Violation.TRUNCATED, Severity.WARNING, partialMessage(tail)
+                            + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));
                     return;
                 }
                 damage = FormatException.at(Violation.BATCH_TOO_LARGE, file, p).baseOffset(headerBase(source, p))
@@ -153,8 +161,8 @@ final class SegmentVerifier {
             }
             long q = resync.find(source, p + 1);
             if (q < 0) {
-                long end = p + source.available(p, Long.MAX_VALUE);
-                tornTail(source, p, end, damage.violation(), Severity.ERROR, Finding.message(damage));
+                tornTail(source, p, Math.max(p, fileSize), damage.violation(), Severity.ERROR, Finding.message(damage)
+                        + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));
                 return;
             }
             resyncAt(source, reader, damage, q);
@@ -243,9 +251,19 @@ final class SegmentVerifier {
         pendingDamage = null;
     }
 
+    /** False when {@code source} is a stream that has dropped the bytes at {@code p}. */
+    private static boolean canRead(ByteSource source, long p) {
+        try {
+            source.available(p, 1);
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
     /** The offset field of a damaged header when it is plausible, else -1. */
     private static long headerBase(ByteSource source, long p) {
-        if (source.available(p, 8) < 8) {
+        if (!canRead(source, p) || source.available(p, 8) < 8) {
             return -1;
         }
         int idx = source.ensure(p, 8);
@@ -255,7 +273,7 @@ final class SegmentVerifier {
 
     /** The last offset a torn entry's header claims, when it is there and plausible; else -1. */
     private static long headerLast(ByteSource source, long p, long lostFrom) {
-        if (source.available(p, BatchView.BASE_TIMESTAMP_OFFSET) < BatchView.BASE_TIMESTAMP_OFFSET) {
+        if (!canRead(source, p) || source.available(p, BatchView.BASE_TIMESTAMP_OFFSET) < BatchView.BASE_TIMESTAMP_OFFSET) {
             return -1;
         }
         int idx = source.ensure(p, BatchView.BASE_TIMESTAMP_OFFSET);
@@ -277,7 +295,9 @@ final class SegmentVerifier {
     /** Checks one CRC-valid batch and moves the index cursors past it. */
     private void checkBatch(Batch b) {
         report.stats.batches++;
-        batches++;
+        if ((++batches & 1023) == 0) {
+            report.progress(b.position());
+        }
         long position = b.position();
         boolean v2 = b.magic() >= 2;
         long last = b.lastOffset();

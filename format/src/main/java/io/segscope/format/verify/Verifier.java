@@ -66,6 +66,12 @@ public final class Verifier {
         return out;
     }
 
+    /** Sets who is told how far the run is (null for nobody). */
+    public Verifier progress(ProgressListener listener) {
+        report.progress = listener;
+        return this;
+    }
+
     public VerifyStats stats() {
         return report.stats;
     }

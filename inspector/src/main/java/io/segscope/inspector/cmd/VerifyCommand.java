@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /** {@code segscope verify}: checks segments, indexes and side files as Kafka's tools and recovery do, and more. */
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
@@ -122,6 +123,8 @@ public final class VerifyCommand implements Callable<Integer> {
                 out.print(f + "\n");
             }
         });
+        Progress progress = new Progress(err, Progress.stderrIsTerminal(), totalLogBytes(paths));
+        verifier.progress((bytes, batches, records) -> progress.update(bytes, records));
         int exit = Segscope.EXIT_OK;
         try {
             for (Path p : paths) {
@@ -131,6 +134,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 }
             }
         } finally {
+            progress.done();
             if (json != null) {
                 json.flush();
             }
@@ -145,6 +149,22 @@ public final class VerifyCommand implements Callable<Integer> {
             return exit;
         }
         return shown[Severity.ERROR.ordinal()] + shown[Severity.WARNING.ordinal()] > 0 ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+    }
+
+    /** Bytes of the .log files under the paths (archives count as their size), for the ETA. */
+    private static long totalLogBytes(List<Path> paths) throws IOException {
+        long total = 0;
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> s = Files.walk(p)) {
+                    total += s.filter(f -> f.getFileName().toString().endsWith(".log") && Files.isRegularFile(f))
+                            .mapToLong(f -> f.toFile().length()).sum();
+                }
+            } else {
+                total += Files.size(p);
+            }
+        }
+        return total;
     }
 
     private static boolean verifyPath(Verifier verifier, Path p) {
