@@ -40,6 +40,7 @@ final class SegmentVerifier {
     private String file;
     private long fileBase;
     private long fileSize;
+    private boolean active;
     private long prevLast;
     private long segFirst;
     private long segLast;
@@ -81,6 +82,7 @@ final class SegmentVerifier {
                   boolean active, Boolean cleanShutdown, long previousLast, EpochTracker epochs) {
         this.file = log.path();
         this.fileBase = fileBase;
+        this.active = active;
         this.prevLast = previousLast;
         this.segFirst = -1;
         this.segLast = -1;
@@ -143,13 +145,13 @@ final class SegmentVerifier {
                 p = tail.validBytes();
                 long end = p + tail.tailBytes();
                 if (tail.kind() == Tail.Kind.ZERO_FILL) {
-                    tornTail(source, p, end, Violation.ZERO_TAIL, Severity.WARNING,
+                    tornTail(source, p, end, Violation.ZERO_TAIL, tailSeverity(),
                             tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)");
                     return;
                 }
                 long q = resync.find(source, p + 1);
                 if (q < 0) {
-                    tornTail(source, p, end, Violation.TRUNCATED, Severity.WARNING, partialMessage(tail)
+                    tornTail(source, p, end, Violation.TRUNCATED, tailSeverity(), partialMessage(tail)
                             + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));
                     return;
                 }
@@ -179,6 +181,14 @@ final class SegmentVerifier {
         } catch (FormatException e) {
             return e;
         }
+    }
+
+    /**
+     * A torn write is what a crash leaves at the end of the segment being appended to (warning); a
+     * closed segment was whole when it was rolled, so a torn tail there is damage (error).
+     */
+    private Severity tailSeverity() {
+        return active ? Severity.WARNING : Severity.ERROR;
     }
 
     private static String partialMessage(Tail tail) {
@@ -212,7 +222,7 @@ final class SegmentVerifier {
                 : "; offsets from " + lostFrom + " on are lost";
         report.add(new Finding(file, p, kind, severity, kind == Violation.ZERO_TAIL ? -1 : headerBase(source, p),
                 what + "; torn tail: Kafka's log recovery truncates the segment to " + p + " bytes, dropping the last "
-                        + (end - p) + lost, p, end, lostFrom, lostTo));
+                        + (end - p) + " bytes (and deletes the partition's later segments, if any)" + lost, p, end, lostFrom, lostTo));
     }
 
     private void resyncAt(ByteSource source, BatchReader reader, FormatException damage, long q) {
@@ -223,8 +233,9 @@ final class SegmentVerifier {
                 Finding.message(damage), p, q, lostFrom, -1);
         pendingResync = new Finding(file, q, Violation.RESYNC, Severity.ERROR, -1,
                 "good batches resume here after " + (q - p) + " damaged bytes at " + p + ".." + (q - 1)
-                        + "; Kafka's log recovery (after an unclean shutdown) would truncate the segment at " + p
-                        + " and lose every batch after it too", p, q, lostFrom, -1);
+                        + "; Kafka's log recovery (after an unclean shutdown, for segments past the recovery point)"
+                        + " would truncate the segment at " + p + ", losing these good batches too, and delete the"
+                        + " partition's later segments", p, q, lostFrom, -1);
         reader.resync(q);
     }
 

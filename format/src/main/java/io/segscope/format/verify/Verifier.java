@@ -164,7 +164,7 @@ public final class Verifier {
             if (other.name().endsWith(".tmp")) {
                 leftoverTmp(other);
             } else if (KRAFT_SNAPSHOT.matcher(other.name()).matches()) {
-                segments.verify(other, -1, null, null, null, false, cleanShutdown, -1, null);
+                segments.verify(other, -1, null, null, null, true, cleanShutdown, -1, null);
             }
         }
         List<Segment> live = new ArrayList<>();
@@ -234,7 +234,7 @@ public final class Verifier {
                             ? ".swap segment: cleaner or split output that was about to replace older segments; Kafka completes the swap at load"
                             : ".cleaned segment: unfinished cleaner or split output; Kafka deletes it at load");
         }
-        s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), null, null, null, false, null, -1, null));
+        s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), null, null, null, true, null, -1, null));
     }
 
     private void leftoverTmp(FileEntry tmp) {
@@ -250,14 +250,14 @@ public final class Verifier {
             SegmentFileName n = parsed.get();
             long base = n.baseOffset();
             switch (n.kind()) {
-                case LOG -> segments.verify(f, base, null, null, null, false, null, -1, null);
+                case LOG -> segments.verify(f, base, null, null, null, true, null, -1, null);
                 case SNAPSHOT -> verifySnapshot(f);
                 default -> verifyLoneIndex(f, n.kind(), base);
             }
             return;
         }
         if (KRAFT_SNAPSHOT.matcher(name).matches()) {
-            segments.verify(f, -1, null, null, null, false, null, -1, null);
+            segments.verify(f, -1, null, null, null, true, null, -1, null);
         } else if (name.endsWith(".tmp")) {
             leftoverTmp(f);
         } else if (name.equals(LogDir.CLEAN_SHUTDOWN)) {

@@ -12,7 +12,8 @@
  * codec, unused attribute bits clear) and a right CRC, and goes on from there. Damage that runs to
  * the end of the file is a torn tail (what Kafka's recovery truncates, losing nothing that
  * follows); damage followed by good batches is mid-file damage, which Kafka's recovery, if it runs
- * over the segment after an unclean shutdown, truncates as well, losing every good batch after it.
+ * over the segment after an unclean shutdown, truncates as well, losing every good batch after it
+ * (and the partition's later segments, which {@code LogLoader} deletes after a truncation).
  *
  * <h2>Kinds</h2>
  *
@@ -29,10 +30,11 @@
  * <tr><td>{@code batch-too-large}</td><td>error</td><td>.log</td><td>declared size runs past the end of the file
  *     while good batches follow (a bad length, not a torn tail)</td></tr>
  * <tr><td>{@code invalid-magic}</td><td>error</td><td>.log</td><td>magic byte not 0, 1 or 2</td></tr>
- * <tr><td>{@code truncated}</td><td>warning</td><td>.log, .txnindex, .snapshot</td><td>torn tail: the last entry is cut
- *     short; Kafka's recovery truncates it (error for a snapshot, which Kafka then deletes)</td></tr>
- * <tr><td>{@code zero-tail}</td><td>warning</td><td>.log</td><td>torn tail: zero bytes from a batch boundary to the
- *     end of the file</td></tr>
+ * <tr><td>{@code truncated}</td><td>warning / error</td><td>.log, .txnindex, .snapshot</td><td>torn tail: the last
+ *     entry is cut short; Kafka's recovery truncates it. Warning in the segment being appended to, error in a
+ *     closed segment (whole when rolled) and in a snapshot (which Kafka then deletes)</td></tr>
+ * <tr><td>{@code zero-tail}</td><td>warning / error</td><td>.log</td><td>torn tail: zero bytes from a batch boundary
+ *     to the end of the file (error in a closed segment)</td></tr>
  * <tr><td>{@code resync}</td><td>error</td><td>.log</td><td>good batches resume here after damage;
  *     {@code skippedBytes} and {@code lostOffsets} say what was lost. The damage itself is reported
  *     at the start of the skipped range with its own kind and the same ranges</td></tr>

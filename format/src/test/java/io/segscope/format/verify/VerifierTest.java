@@ -98,6 +98,20 @@ class VerifierTest {
     }
 
     @Test
+    void tornTailOfAClosedSegmentIsAnError(@TempDir Path tmp) throws IOException {
+        Path dir = magic2(tmp);
+        Path log = dir.resolve(SEG0 + ".log");
+        byte[] b = Files.readAllBytes(log);
+        Files.write(log, java.util.Arrays.copyOf(b, b.length - 10)); // the last batch starts at 252335
+        Finding f = find(Verifier.verifyAll(FileEntry.of(dir)), Violation.TRUNCATED);
+        assertThat(f.file()).isEqualTo(log.toString());
+        assertThat(f.position()).isEqualTo(252335);
+        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        assertThat(f.lostFrom()).isEqualTo(34);
+        assertThat(f.lostTo()).isEqualTo(36);
+    }
+
+    @Test
     void txnIndexEntryWhoseMarkerIsNotAnAbortOfItsProducer(@TempDir Path tmp) throws IOException {
         Path dir = magic2(tmp);
         Path txn = dir.resolve(SEG0 + ".txnindex");
