@@ -246,11 +246,13 @@ final class SegmentVerifier {
         }
         long lostFrom = pendingResync.lostFrom();
         long lostTo = nextBase >= 0 ? nextBase - 1 : -1;
-        if (lostFrom < 0 || lostTo < lostFrom) {
+        if (lostFrom < 0 || nextBase >= 0 && lostTo < lostFrom) {
             lostFrom = -1;
             lostTo = -1;
         }
-        String lost = lostFrom < 0 ? "; no offset is missing" : "; offsets " + lostFrom + ".." + lostTo + " are lost";
+        String lost = lostFrom < 0 ? "; no offset is missing"
+                : lostTo < 0 ? "; offsets from " + lostFrom + " on are lost"
+                : "; offsets " + lostFrom + ".." + lostTo + " are lost";
         Finding d = pendingDamage;
         report.add(new Finding(d.file(), d.position(), d.violation(), d.severity(), d.baseOffset(),
                 d.message() + "; mid-file damage, resynchronised at " + pendingResync.position() + lost,

@@ -155,7 +155,9 @@ public final class Verifier {
         }
         SegmentSet set = p.segments(Include.all());
         for (FormatException e : set.problems()) {
-            report.add(e, e.violation() == Violation.ORPHAN_INDEX ? Severity.WARNING : Severity.ERROR);
+            // an orphan .deleted index is normal: Kafka deletes the files of a deleted segment one by one
+            report.add(e, e.violation() != Violation.ORPHAN_INDEX ? Severity.ERROR
+                    : e.file().endsWith(FileStatus.DELETED.suffix()) ? Severity.INFO : Severity.WARNING);
         }
         for (FileEntry other : set.otherFiles()) {
             if (other.isDirectory()) {
