@@ -99,11 +99,25 @@ class VerifyCatalogueTest {
     void minSeverityFiltersOutputAndExitCode() {
         Path dir = Corpus.resolve("corrupt/truncated-mid-batch");
         Run errorsOnly = Run.of("verify", "--min-severity", "error", "--format", "jsonl", dir.toString());
-        assertThat(JsonLines.parse(errorsOnly.out())).allMatch(m -> m.get("severity").equals("error"));
-        Path log = dir.resolve("__consumer_offsets-0/00000000000000000000.log");
-        Run justTheLog = Run.of("verify", "--min-severity", "error", log.toString());
-        assertThat(justTheLog.out()).isEmpty();
-        assertThat(justTheLog.exit()).isZero();
-        assertThat(Run.of("verify", log.toString()).exit()).isEqualTo(1);
+        assertThat(JsonLines.parse(errorsOnly.out())).isNotEmpty().allMatch(m -> m.get("severity").equals("error"));
+        Path epochs = Corpus.resolve("corrupt/leader-epoch-mismatch");
+        Run warningOnly = Run.of("verify", "--min-severity", "error", epochs.toString());
+        assertThat(warningOnly.out()).isEmpty();
+        assertThat(warningOnly.exit()).isZero();
+        assertThat(warningOnly.err()).contains("0 errors, 1 warnings");
+        assertThat(Run.of("verify", epochs.toString()).exit()).isEqualTo(1);
+    }
+
+    /** A .log named on its own is checked with the index files beside it. */
+    @Test
+    void aLogFileIsCheckedWithItsIndexes() {
+        Path dir = Corpus.resolve("corrupt/index-inside-batch/__consumer_offsets-0");
+        Run run = Run.of("verify", "--format", "jsonl", dir.resolve("00000000000000000000.log").toString());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(JsonLines.parse(run.out())).singleElement().satisfies(m -> {
+            assertThat(m.get("kind")).isEqualTo("index-mismatch");
+            assertThat(m.get("file")).isEqualTo(dir.resolve("00000000000000000000.index").toString());
+            assertThat(m.get("position")).isEqualTo(0L);
+        });
     }
 }

@@ -275,6 +275,14 @@ public final class Verifier {
         }
     }
 
+    /**
+     * One segment: its .log with whichever of its index files are given (null when absent), as the
+     * last segment of a partition whose shutdown state is unknown (a zero index tail is info).
+     */
+    public void verifySegment(FileEntry log, long baseOffset, FileEntry index, FileEntry timeIndex, FileEntry txnIndex) {
+        segments.verify(log, baseOffset, index, timeIndex, txnIndex, true, null, -1, null);
+    }
+
     private void verifyLoneIndex(FileEntry f, FileKind kind, long base) {
         // Without its .log only the file's own structure can be checked; a zero tail is reported as info.
         IndexCursors cursors = new IndexCursors(report, 10);

@@ -3,6 +3,9 @@ package io.segscope.inspector.cmd;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.FileStatus;
+import io.segscope.format.logdir.SegmentFileName;
 import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.Severity;
@@ -20,6 +23,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
@@ -191,7 +195,22 @@ public final class VerifyCommand implements Callable<Integer> {
                 return verifier.verify(tree.root());
             }
         }
+        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        Optional<SegmentFileName> segment = SegmentFileName.parse(name);
+        if (Files.isRegularFile(p) && segment.isPresent() && segment.get().kind() == FileKind.LOG
+                && segment.get().status() == FileStatus.LIVE) {
+            // a .log named on its own is checked with the index files beside it
+            long base = segment.get().baseOffset();
+            verifier.verifySegment(FileEntry.of(p), base, sibling(p, base, FileKind.INDEX),
+                    sibling(p, base, FileKind.TIME_INDEX), sibling(p, base, FileKind.TXN_INDEX));
+            return true;
+        }
         return verifier.verify(FileEntry.of(p));
+    }
+
+    private static FileEntry sibling(Path log, long base, FileKind kind) {
+        Path f = log.resolveSibling(SegmentFileName.prefix(base) + kind.suffix());
+        return Files.isRegularFile(f) ? FileEntry.of(f) : null;
     }
 
     private static void writeJson(JsonGenerator g, Finding f) {
