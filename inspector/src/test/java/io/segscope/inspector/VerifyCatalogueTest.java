@@ -38,6 +38,7 @@ class VerifyCatalogueTest {
             mid-segment-damage;         __consumer_offsets-0/00000000000000000000.log;       resync;                    1530; error;   667 1530;  5 11
             legacy-inner-bad-crc;       legacy-gzip-0/00000000000000000000.log;              crc-mismatch;              7138; error;   -;         -
             leader-epoch-mismatch;      __consumer_offsets-0/leader-epoch-checkpoint;        leader-epoch-mismatch;     4;    warning; -;         -
+            txn-index-wrong-producer;   txn-orders-0/00000000000000000000.txnindex;          txn-marker-missing;        34;   error;   -;         -
             leftovers;                  __consumer_offsets-0/00000000000000000500.index;     orphan-index;              -1;   warning; -;         -
             leftovers;                  __consumer_offsets-0/leader-epoch-checkpoint.tmp;    leftover-tmp;              -1;   warning; -;         -
             leftovers;                  __consumer_offsets-0/00000000000000000000.log.cleaned; incomplete-cleaner-output; -1; warning; -;         -

@@ -191,7 +191,7 @@ final class IndexCursors {
                     if (!b.isControl() || b.producerId() != pid || controlType != ControlRecord.Type.ABORT.id) {
                         txnError(t, Severity.ERROR, "aborted transaction of producer " + pid + " ends at " + lo
                                 + " but the batch there (position " + position + ") is "
-                                + (b.isControl() ? "a control batch of type " + controlType + " of producer " + b.producerId()
+                                + (b.isControl() ? "a " + ControlRecord.Type.of(controlType) + " control batch of producer " + b.producerId()
                                 : "not a control batch"));
                     }
                 } else {

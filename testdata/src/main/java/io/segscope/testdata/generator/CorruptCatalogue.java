@@ -33,6 +33,7 @@ import java.util.zip.GZIPOutputStream;
 public final class CorruptCatalogue {
     private static final String CONSUMER_OFFSETS = "testdata/synthetic/logdir/__consumer_offsets-0";
     private static final String LEGACY_GZIP = "testdata/corpus/legacy-3.9.1-ibp0.10.2-gzip/logdir/legacy-gzip-0";
+    private static final String TXN_ORDERS = "testdata/corpus/kraft-4.4.0-plain/logdir/txn-orders-0";
     private static final String LOG = "00000000000000000000.log";
     private static final String INDEX = "00000000000000000000.index";
     private static final String TIME_INDEX = "00000000000000000000.timeindex";
@@ -206,6 +207,17 @@ public final class CorruptCatalogue {
         row("leftovers", dir, "00000000000000000000.log.cleaned", "unfinished cleaner output", "incomplete-cleaner-output",
                 "warning", -1, "", "");
 
+        // 14. an aborted-transaction index entry naming the wrong producer: its ABORT marker is another's
+        dir = copy("txn-index-wrong-producer", TXN_ORDERS);
+        String txnIndex = "00000000000000000000.txnindex";
+        byte[] txn = read(TXN_ORDERS, txnIndex);
+        ByteBuffer tb = ByteBuffer.wrap(txn);
+        long producer = tb.getLong(34 + 2);
+        tb.putLong(34 + 2, producer + 1);
+        write(dir, txnIndex, txn);
+        row("txn-index-wrong-producer", dir, txnIndex, "entry 1's producerId " + producer + " changed to " + (producer + 1),
+                "txn-marker-missing", "error", 34, "", "");
+
         writeReadme();
     }
 
@@ -294,8 +306,10 @@ public final class CorruptCatalogue {
                 may follow from the same damage (an index entry pointing into the skipped bytes, say).
 
                 Sources: `testdata/synthetic/logdir/__consumer_offsets-0` (13 entries of magic 0, 1 and 2,
-                written by Kafka 4.4.0's classes) and `testdata/corpus/legacy-3.9.1-ibp0.10.2-gzip/logdir/legacy-gzip-0`
-                (magic 1 gzip wrappers written by a 3.9.1 broker).
+                written by Kafka 4.4.0's classes), `testdata/corpus/legacy-3.9.1-ibp0.10.2-gzip/logdir/legacy-gzip-0`
+                (magic 1 gzip wrappers written by a 3.9.1 broker) and
+                `testdata/corpus/kraft-4.4.0-plain/logdir/txn-orders-0` (transactions, with aborts, written by a
+                4.4.0 broker).
 
                 Regenerate (deterministic; `git status` stays clean):
 
