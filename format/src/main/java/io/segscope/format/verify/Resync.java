@@ -10,10 +10,13 @@ import java.nio.ByteBuffer;
 /**
  * Finds the next good entry of a {@code .log} file after damage (kafka-format.md 1.2, 1.4): scans
  * forward one byte at a time for a position where a whole entry parses as a plausible header
- * whose CRC is right. Cheap tests come first (size within the file, magic 0..2, non-negative
- * offset, known codec, unused attribute bits clear, record count within the offset delta), so
+ * whose CRC is right. Cheap tests come first (size within the file, magic 0..2, an offset above
+ * the last good one, known codec, unused attribute bits clear, record count within the offset
+ * delta), so
  * the CRC is computed only for the rare candidate that passes them: a false match needs a
- * 32-bit CRC to agree by chance as well. Nothing is allocated per candidate.
+ * 32-bit CRC to agree by chance as well. The offset test matters: snappy and lz4 copy
+ * incompressible input literally, so a damaged legacy wrapper can hold whole inner messages with
+ * right CRCs, whose relative offsets (magic 1) start again at 0. Nothing is allocated per candidate.
  */
 final class Resync {
     private static final int V2_MIN = BatchView.RECORD_BATCH_OVERHEAD;
@@ -38,13 +41,13 @@ final class Resync {
      * {@link #CANNOT_GO_BACK} when {@code source} is a stream that has already dropped those bytes
      * (the walk read ahead to the end of the file to tell a torn tail from a zero tail).
      */
-    long find(ByteSource source, long from) {
+    long find(ByteSource source, long from, long minOffset) {
         try {
             for (long p = from; ; p++) {
                 if (source.available(p, LEGACY_MIN) < LEGACY_MIN) {
                     return -1;
                 }
-                if (isEntry(source, p)) {
+                if (isEntry(source, p, minOffset)) {
                     return p;
                 }
             }
@@ -56,8 +59,8 @@ final class Resync {
         }
     }
 
-    /** True when a whole, CRC-valid entry starts at {@code p}. */
-    boolean isEntry(ByteSource source, long p) {
+    /** True when a whole, CRC-valid entry whose offset is at least {@code minOffset} starts at {@code p}. */
+    boolean isEntry(ByteSource source, long p, long minOffset) {
         int idx = source.ensure(p, LEGACY_MIN);
         if (idx < 0) {
             return false;
@@ -66,7 +69,7 @@ final class Resync {
         long offset = buf.getLong(idx);
         int size = buf.getInt(idx + BatchView.LENGTH_OFFSET);
         byte magic = buf.get(idx + BatchView.MAGIC_OFFSET);
-        if (offset < 0 || size < LegacyMessageView.RECORD_OVERHEAD_V0 || size > maxBatchBytes - BatchView.LOG_OVERHEAD) {
+        if (offset < minOffset || size < LegacyMessageView.RECORD_OVERHEAD_V0 || size > maxBatchBytes - BatchView.LOG_OVERHEAD) {
             return false;
         }
         int total = size + BatchView.LOG_OVERHEAD;

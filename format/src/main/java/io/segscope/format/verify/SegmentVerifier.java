@@ -149,7 +149,7 @@ final class SegmentVerifier {
                             tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)");
                     return;
                 }
-                long q = resync.find(source, p + 1);
+                long q = resync.find(source, p + 1, Math.max(0, lostFrom()));
                 if (q < 0) {
                     tornTail(source, p, end, Violation.TRUNCATED, tailSeverity(), partialMessage(tail)
                             + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));
@@ -161,7 +161,7 @@ final class SegmentVerifier {
                 resyncAt(source, reader, damage, q);
                 continue;
             }
-            long q = resync.find(source, p + 1);
+            long q = resync.find(source, p + 1, Math.max(0, lostFrom()));
             if (q < 0) {
                 tornTail(source, p, Math.max(p, fileSize), damage.violation(), Severity.ERROR, Finding.message(damage)
                         + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));

@@ -2,6 +2,7 @@ package io.segscope.format.verify;
 
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.internals.ByteBufferOutputStream;
@@ -21,6 +22,7 @@ final class DamagedSegments {
     private DamagedSegments() {
     }
 
+    /** One entry of the file: a v2 batch, a legacy message or a legacy compressed wrapper. */
     record Placed(int position, int size, long firstOffset, long lastOffset) {
         int end() {
             return position + size;
@@ -50,10 +52,13 @@ final class DamagedSegments {
                 b.appendWithOffset(offset + r, magic == 0 ? RecordBatch.NO_TIMESTAMP : 1_700_000_000_000L + offset + r,
                         ("k" + r).getBytes(), value);
             }
-            ByteBuffer batch = b.build().buffer();
-            int size = batch.remaining();
-            placed.add(new Placed(out.position(), size, offset, offset + records - 1));
-            out.put(batch);
+            MemoryRecords built = b.build();
+            int at = out.position();
+            for (RecordBatch entry : built.batches()) { // an uncompressed legacy set is one entry per record
+                placed.add(new Placed(at, entry.sizeInBytes(), entry.baseOffset(), entry.lastOffset()));
+                at += entry.sizeInBytes();
+            }
+            out.put(built.buffer());
             offset += records;
         }
         byte[] bytes = new byte[out.position()];
