@@ -21,7 +21,9 @@ import java.nio.ByteBuffer;
  *
  * Each header varint must be at most 32767 (one that wraps to a negative int is taken as its low
  * 16 bits, as Kafka does); a version outside the type's valid versions is read with the field
- * layout of the nearest valid one ({@link MetadataRecordSchema#layoutVersion}); a known tag at a
+ * layout of the nearest valid one ({@link MetadataRecordSchema#layoutVersion}), except that one
+ * above the highest fails as soon as a nested struct (an element of a struct array) is present,
+ * since the generated classes of nested structs refuse such versions; a known tag at a
  * version outside its tagged versions fails; bytes after the struct fail. Record keys are not
  * used (metadata records have none).
  *
@@ -83,6 +85,11 @@ public final class MetadataRecordDecoder {
             return unknown(MetadataUnknownReason.MALFORMED_VALUE, header, "Failed to deserialize record with type " + apiKey,
                     e.getMessage(), e.field(), e.position() - off, buf, off, len);
         }
+        if (version > schema.validVersions().highest() && holdsNestedStruct(value)) {
+            // the generated classes of nested structs refuse versions above the highest
+            return unknown(MetadataUnknownReason.MALFORMED_VALUE, header, "Failed to deserialize record with type " + apiKey,
+                    "Can't read version " + version + " of a struct nested in " + schema.name(), schema.name(), -1, buf, off, len);
+        }
         int trailing = limit - pos[0] - consumed[0];
         if (trailing > 0) {
             return unknown(MetadataUnknownReason.TRAILING_BYTES, header,
@@ -90,6 +97,19 @@ public final class MetadataRecordDecoder {
                     trailing + " bytes follow the " + schema.name() + " struct", schema.name(), len - trailing, buf, off, len);
         }
         return new MetadataDecoded(schema, version, value);
+    }
+
+    private static boolean holdsNestedStruct(StructValue v) {
+        for (int i = 0; i < v.schema().fields().size(); i++) {
+            Object o = v.get(i);
+            if (o instanceof StructValue) {
+                return true;
+            }
+            if (o instanceof java.util.List && !((java.util.List<?>) o).isEmpty() && ((java.util.List<?>) o).get(0) instanceof StructValue) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Decodes a byte array (null is a null value). */
