@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 /** The {@code segscope} command line. */
 @Command(name = "segscope", mixinStandardHelpOptions = true, version = "segscope 0.1.0",
         description = "Reads Apache Kafka's on-disk data offline.",
-        subcommands = {Segscope.Summary.class},
+        subcommands = {io.segscope.inspector.cmd.DumpCommand.class, io.segscope.inspector.cmd.LocateCommand.class,
+            Segscope.Summary.class, io.segscope.inspector.cmd.CompletionCommand.class},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:findings", "2:usage error", "3:I/O error"})
 public final class Segscope implements Runnable {
@@ -48,7 +49,19 @@ public final class Segscope implements Runnable {
         CommandLine cl = new CommandLine(new Segscope());
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExitCodeExceptionMapper(e -> e instanceof FormatException ? EXIT_FINDINGS : EXIT_IO);
+        cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_IO);
+        cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            cmd.getErr().println(ex instanceof FormatException ? ex.getMessage() : "segscope: " + ex);
+            cmd.getErr().flush();
+            return ex instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_IO;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println(ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            c.getErr().flush();
+            return EXIT_USAGE;
+        });
         return cl;
     }
 

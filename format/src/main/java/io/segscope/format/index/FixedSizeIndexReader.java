@@ -31,6 +31,7 @@ public abstract class FixedSizeIndexReader {
 
     private final int entrySize;
     private final int warmEntries;
+    private final SourceWindow window = new SourceWindow();
     private ByteSource source;
     private ByteBuffer buf;
     private int base;
@@ -45,25 +46,17 @@ public abstract class FixedSizeIndexReader {
     }
 
     /**
-     * Points this reader at an index file. The source must be random access (mapped or heap);
-     * index files are small enough to copy into memory when they come from a stream.
+     * Points this reader at an index file: a mapped or heap source is read in place; a stream (an
+     * archive entry) is copied once into a buffer this reader keeps.
      */
     protected final void reset(ByteSource source, long baseOffset) {
-        if (!source.isRandomAccess()) {
-            throw FormatException.at(Violation.IO_ERROR, source.name(), 0)
-                    .note("index readers need a random-access source; read the entry into memory first").build();
-        }
-        long length = source.size();
-        int at = length == 0 ? 0 : source.ensure(0, (int) length);
-        if (at < 0) {
-            throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size").actual(length).build();
-        }
+        window.reset(source);
         this.source = source;
-        this.buf = source.buffer();
-        this.base = at;
-        this.size = length;
+        this.buf = window.buffer();
+        this.base = window.base();
+        this.size = window.size();
         this.baseOffset = baseOffset;
-        this.slots = (int) (length / entrySize);
+        this.slots = (int) (size / entrySize);
         int n = 0;
         while (n < slots && !isZeroSlot(n)) {
             n++;

@@ -37,6 +37,7 @@ public final class TxnIndexReader {
     /** The only AbortedTxn version Kafka 4.4.0 reads. */
     public static final short CURRENT_VERSION = 0;
 
+    private final SourceWindow window = new SourceWindow();
     private ByteSource source;
     private ByteBuffer buf;
     private int base;
@@ -46,21 +47,13 @@ public final class TxnIndexReader {
 
     /** Resets this reader onto {@code source}, the txn index of the segment starting at {@code baseOffset}. */
     public TxnIndexReader wrap(ByteSource source, long baseOffset) {
-        if (!source.isRandomAccess()) {
-            throw FormatException.at(Violation.IO_ERROR, source.name(), 0)
-                    .note("index readers need a random-access source; read the entry into memory first").build();
-        }
-        long length = source.size();
-        int at = length == 0 ? 0 : source.ensure(0, (int) length);
-        if (at < 0) {
-            throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size").actual(length).build();
-        }
+        window.reset(source);
         this.source = source;
-        this.buf = source.buffer();
-        this.base = at;
-        this.size = length;
+        this.buf = window.buffer();
+        this.base = window.base();
+        this.size = window.size();
         this.baseOffset = baseOffset;
-        this.entries = (int) (length / ENTRY_SIZE);
+        this.entries = (int) (size / ENTRY_SIZE);
         return this;
     }
 

@@ -3,6 +3,7 @@ package io.segscope.format.state;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.SourceCopy;
 
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -11,6 +12,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Reading a whole small side file, and splitting text into lines the way {@code BufferedReader} does. */
@@ -21,22 +23,12 @@ final class SmallFiles {
     private SmallFiles() {
     }
 
-    /** The whole content of {@code source}, copied (these files are small). */
+    /**
+     * The whole content of {@code source}, copied (these files are small). Works on a stream too,
+     * reading forward in chunks no larger than the stream's window.
+     */
     static byte[] readAll(ByteSource source) {
-        long n = source.available(0, MAX_BYTES + 1L);
-        if (n > MAX_BYTES) {
-            throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size")
-                    .expected("<= " + MAX_BYTES).actual(n).note("too large for a side file").build();
-        }
-        byte[] out = new byte[(int) n];
-        if (n > 0) {
-            int at = source.ensure(0, (int) n);
-            if (at < 0) {
-                throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size").actual(n).build();
-            }
-            source.buffer().get(at, out);
-        }
-        return out;
+        return SourceCopy.readAll(source, MAX_BYTES, "a side file");
     }
 
     /** One text line: its text and the byte position of its first byte. */

@@ -90,6 +90,21 @@ class ProducerSnapshotReaderTest {
         assertThat(r.currentTxnFirstOffset(2)).isEqualTo(470);
     }
 
+    /** From a stream (an archive entry) with a window far smaller than the file, the reader sees every byte. */
+    @Test
+    void readsFromAStreamWithASmallWindow() throws Exception {
+        Map<Long, ProducerStateEntry> m = new LinkedHashMap<>();
+        for (long pid = 0; pid < 300; pid++) {
+            m.put(pid, entry(pid, (short) 1, -1, 5L + pid, -1, new int[][] {{2, 1}}));
+        }
+        byte[] bytes = Files.readAllBytes(write("big.snapshot", m));
+        ProducerSnapshotReader streamed = new ProducerSnapshotReader().wrap(
+                new io.segscope.format.io.StreamSource(new java.io.ByteArrayInputStream(bytes), "big.snapshot", 100));
+        assertThat(streamed.count()).isEqualTo(300);
+        assertThat(streamed.isCrcValid()).isTrue();
+        assertThat(streamed.entries()).isEqualTo(read(bytes).entries());
+    }
+
     @Test
     void emptySnapshotIsTenBytes() throws Exception {
         Path file = write("e.snapshot", Map.of());

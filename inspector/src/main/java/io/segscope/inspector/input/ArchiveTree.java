@@ -55,7 +55,7 @@ public final class ArchiveTree implements Closeable {
     private ArchiveTree(Path archive, Kind kind) {
         this.archive = archive;
         this.kind = kind;
-        this.root = new Node(this, archive.getFileName().toString(), archive.getFileName().toString(), true, 0, -1, null);
+        this.root = new Node(this, archive.getFileName().toString(), archive.toString(), true, 0, -1, null);
     }
 
     /** True for the archive names segscope reads. */

@@ -34,7 +34,7 @@ public final class JsonlDumpWriter implements DumpWriter {
         this.valueFormat = valueFormat;
         try {
             this.g = new JsonFactory().createGenerator(out);
-            g.setRootValueSeparator(new com.fasterxml.jackson.core.io.SerializedString("\n"));
+            g.setRootValueSeparator(null);
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -125,6 +125,7 @@ public final class JsonlDumpWriter implements DumpWriter {
                 writeBytes("value", valueFormat, r, r.valueOffset(), r.valueLength());
             }
             g.writeEndObject();
+            g.writeRaw('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -82,7 +82,7 @@ public final class TextDumpWriter implements DumpWriter {
         records++;
         line.setLength(0);
         line.append("  ").append(r.offset()).append(' ').append(Times.iso(r.timestamp()));
-        if (r.sequence() >= 0) {
+        if (b.producerId() >= 0 && r.sequence() >= 0) {
             line.append(" seq ").append(r.sequence());
         }
         if (content instanceof RecordContent.Control c) {

@@ -1,0 +1,54 @@
+package io.segscope.format.index;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.SourceCopy;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The whole of an index file as one addressable buffer. A random-access source (a mapping, a heap
+ * buffer) is used as it is; a stream (an archive entry) is copied once into a heap buffer that is
+ * kept and reused by the next {@link #reset}, so a reader that is re-wrapped allocates nothing
+ * once its buffer is large enough.
+ */
+final class SourceWindow {
+    /** Kafka's index positions are int32; no index file is larger. */
+    private static final long MAX_BYTES = Integer.MAX_VALUE - 8;
+
+    private ByteBuffer buffer;
+    private int base;
+    private long size;
+    private final SourceCopy copy = new SourceCopy();
+
+    void reset(ByteSource source) {
+        if (source.isRandomAccess()) {
+            long length = source.size();
+            int at = length == 0 ? 0 : source.ensure(0, (int) Math.min(length, MAX_BYTES));
+            if (at < 0 || length > MAX_BYTES) {
+                throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size").actual(length).build();
+            }
+            buffer = source.buffer();
+            base = at;
+            size = length;
+            return;
+        }
+        size = copy.copy(source, MAX_BYTES, "an index file");
+        buffer = ByteBuffer.wrap(copy.bytes());
+        base = 0;
+    }
+
+    ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Buffer index of file position 0. */
+    int base() {
+        return base;
+    }
+
+    long size() {
+        return size;
+    }
+}

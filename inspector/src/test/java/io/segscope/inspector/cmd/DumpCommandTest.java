@@ -1,0 +1,205 @@
+package io.segscope.inspector.cmd;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.segscope.inspector.Run;
+import io.segscope.testdata.Corpus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code dump}: jsonl against Kafka's JSON, text output, filters, exit codes. */
+class DumpCommandTest {
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** Every coordinator segment with a committed Kafka dump. */
+    static List<Path[]> coordinatorSegments() throws IOException {
+        List<Path[]> out = new ArrayList<>();
+        for (Path dump : Corpus.filesEndingWith(Corpus.testdata(), ".log.txt")) {
+            String dir = dump.getParent().getFileName().toString();
+            if (!dir.startsWith("__consumer_offsets") && !dir.startsWith("__transaction_state")
+                    && !dir.startsWith("__share_group_state")) {
+                continue;
+            }
+            Path dumpRoot = dump.getParent().getParent();
+            Path source = dumpRoot.resolveSibling("logdir").resolve(dir)
+                    .resolve(dump.getFileName().toString().replace(".txt", ""));
+            if (Files.exists(source)) {
+                out.add(new Path[]{source, dump});
+            }
+        }
+        return out;
+    }
+
+    /** The {@code data} member of a JSON object, re-serialized canonically. */
+    static String data(String json) throws IOException {
+        try (JsonParser p = JSON.createParser(json)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.getCurrentName();
+                p.nextToken();
+                if (name.equals("data")) {
+                    StringWriter w = new StringWriter();
+                    try (JsonGenerator g = JSON.createGenerator(w)) {
+                        g.copyCurrentStructure(p);
+                    }
+                    return w.toString();
+                }
+                p.skipChildren();
+            }
+        }
+        return null;
+    }
+
+    /** The {@code key.data} / {@code value.data} members of one jsonl line. */
+    static String[] keyValueData(String line) throws IOException {
+        String[] out = new String[2];
+        try (JsonParser p = JSON.createParser(line)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.getCurrentName();
+                p.nextToken();
+                if ((name.equals("key") || name.equals("value")) && p.currentToken() == JsonToken.START_OBJECT) {
+                    StringWriter w = new StringWriter();
+                    try (JsonGenerator g = JSON.createGenerator(w)) {
+                        g.copyCurrentStructure(p);
+                    }
+                    out[name.equals("key") ? 0 : 1] = data(w.toString());
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void jsonlDataEqualsKafkasOffsetsDecoderJson() throws IOException {
+        int compared = 0;
+        for (Path[] pair : coordinatorSegments()) {
+            List<String> kafka = new ArrayList<>();
+            for (String l : Files.readAllLines(pair[1], StandardCharsets.UTF_8)) {
+                if (l.startsWith("| offset: ") && l.contains(" key: {")) {
+                    kafka.add(l);
+                }
+            }
+            Run run = Run.of("dump", "--format", "jsonl", pair[0].toString());
+            assertThat(run.exit()).as(pair[0].toString()).isZero();
+            List<String> ours = new ArrayList<>();
+            for (String l : run.out().split("\n")) {
+                if (l.contains("\"key\":{\"type\"")) {
+                    ours.add(l);
+                }
+            }
+            assertThat(ours).as(pair[0].toString()).hasSameSizeAs(kafka);
+            for (int i = 0; i < kafka.size(); i++) {
+                String k = kafka.get(i);
+                int keyAt = k.indexOf(" key: ") + 6;
+                int payloadAt = k.indexOf(" payload: ");
+                String keyJson = k.substring(keyAt, payloadAt < 0 ? k.length() : payloadAt);
+                String payload = payloadAt < 0 ? null : k.substring(payloadAt + 10);
+                String[] kv = keyValueData(ours.get(i));
+                assertThat(kv[0]).as("key of %s", k).isEqualTo(data(keyJson));
+                if (payload == null || payload.equals("<DELETE>")) {
+                    assertThat(kv[1]).as("tombstone %s", k).isNull();
+                } else {
+                    assertThat(kv[1]).as("value of %s", k).isEqualTo(data(payload));
+                }
+                compared++;
+            }
+        }
+        assertThat(compared).isGreaterThan(500);
+    }
+
+    @Test
+    void jsonlCarriesBatchContextAndControlRecords() {
+        Path seg = Corpus.synthetic().resolve("logdir/synthetic-magic2-0/00000000000000000000.log");
+        Run run = Run.of("dump", "--format", "jsonl", seg.toString());
+        assertThat(run.exit()).isZero();
+        String[] lines = run.out().split("\n");
+        assertThat(lines[0]).startsWith("{\"file\":\"" + seg + "\",\"topic\":\"synthetic-magic2\",\"partition\":0,\"position\":0,"
+                + "\"baseOffset\":0,\"lastOffset\":2,\"magic\":2,\"compression\":\"none\"");
+        assertThat(lines[0]).contains("\"offset\":0,\"timestamp\":1700000005000,\"time\":\"2023-11-14T22:13:25Z\","
+                + "\"timestampType\":\"CreateTime\"");
+        assertThat(lines[0]).contains("\"key\":\"h0\",\"keyEncoding\":\"utf8\"");
+        assertThat(run.out()).contains("\"control\":{\"type\":\"COMMIT\",\"coordinatorEpoch\":");
+        assertThat(run.out()).contains("\"control\":{\"type\":\"ABORT\",\"coordinatorEpoch\":");
+        assertThat(run.out()).contains("\"value\":null");
+    }
+
+    @Test
+    void textFormatQuotesStringsAndShowsPositions() {
+        Path seg = Corpus.synthetic().resolve("logdir/synthetic-magic2-0/00000000000000000000.log");
+        Run run = Run.of("dump", seg.toString());
+        assertThat(run.exit()).isZero();
+        String[] lines = run.out().split("\n");
+        assertThat(lines[0]).isEqualTo("== " + seg + "  topic \"synthetic-magic2\" partition 0");
+        assertThat(lines[1]).startsWith("@0 offsets 0..2 count 3 magic 2 none size 351 CreateTime 2023-11-14T22:13:25Z");
+        assertThat(lines[2]).startsWith("  0 2023-11-14T22:13:25Z key \"h0\" value \"headers, base timestamp is the latest\" headers {");
+        assertThat(lines[lines.length - 1]).startsWith("-- ");
+    }
+
+    @Test
+    void groupAndTypeFiltersLookInsideCoordinatorRecords() throws IOException {
+        Path part = Corpus.synthetic().resolve("logdir/__consumer_offsets-0");
+        Run all = Run.of("dump", "--format", "jsonl", part.toString());
+        Run commits = Run.of("dump", "--format", "jsonl", "--type", "OffsetCommit", part.toString());
+        Run groups = Run.of("dump", "--format", "jsonl", "--type", "GroupMetadata", part.toString());
+        long n = all.out().lines().count();
+        long c = commits.out().lines().count();
+        long g = groups.out().lines().count();
+        assertThat(c).isPositive();
+        assertThat(g).isPositive();
+        assertThat(commits.out().lines()).allMatch(l -> l.contains("\"name\":\"OffsetCommit\""));
+        assertThat(c + g).isLessThanOrEqualTo(n);
+        String someGroup = firstGroup(commits.out());
+        Run one = Run.of("dump", "--format", "jsonl", "--group", someGroup, part.toString());
+        assertThat(one.out().lines()).isNotEmpty().allMatch(l -> l.contains("\"group\":" + jsonString(someGroup)));
+    }
+
+    private static String firstGroup(String jsonl) {
+        String l = jsonl.lines().findFirst().orElseThrow();
+        int i = l.indexOf("\"group\":\"") + 9;
+        return l.substring(i, l.indexOf('"', i));
+    }
+
+    private static String jsonString(String s) {
+        return "\"" + s + "\"";
+    }
+
+    @Test
+    void offsetAndByteBoundsLimitWhatIsRead() {
+        Path seg = Corpus.synthetic().resolve("logdir/synthetic-magic2-0/00000000000000000000.log");
+        Run run = Run.of("dump", "--format", "jsonl", "--from-offset", "3", "--to-offset", "5", seg.toString());
+        assertThat(run.out().lines().map(l -> l.replaceAll(".*\"offset\":(\\d+),.*", "$1")).toList())
+                .containsExactly("3", "4", "5");
+        Run bytes = Run.of("dump", "--format", "kafka", "--max-bytes", "351", seg.toString());
+        assertThat(bytes.out().lines().filter(l -> l.startsWith("baseOffset:")).count()).isEqualTo(1);
+    }
+
+    @Test
+    void exitCodes(@TempDir Path dir) throws IOException {
+        assertThat(Run.of("dump", dir.resolve("missing").toString()).exit()).isEqualTo(3);
+        assertThat(Run.of("dump", "--format", "nope", dir.toString()).exit()).isEqualTo(2);
+        Path bad = dir.resolve("t-0");
+        Files.createDirectories(bad);
+        byte[] seg = Files.readAllBytes(Corpus.synthetic().resolve("logdir/synthetic-magic2-0/00000000000000000000.log"));
+        seg[351 + 16] = 9; // second batch: bad magic
+        Files.write(bad.resolve("00000000000000000000.log"), seg);
+        Run run = Run.of("dump", bad.toString());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("position 351: invalid-magic");
+        assertThat(run.out()).contains("@0 offsets 0..2");
+    }
+}

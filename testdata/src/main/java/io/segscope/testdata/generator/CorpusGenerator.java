@@ -1,0 +1,255 @@
+package io.segscope.testdata.generator;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.internals.AppInfoParser;
+
+/**
+ * Writes {@code testdata/corpus/kraft-4.4.0-*}: for each run, a real Kafka broker (KRaft,
+ * combined broker+controller, child JVMs on 127.0.0.1) is formatted, started, driven by
+ * {@link Workload}, snapshotted through the Admin API ({@link AdminSnapshot}), stopped with
+ * SIGTERM or SIGKILL, and its log dir copied into the corpus and dumped with Kafka's own
+ * DumpLogSegments ({@link Dumper}).
+ *
+ * <p>Run only on request, through the {@code generate-corpus} Maven profile (see
+ * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed}.
+ */
+public final class CorpusGenerator {
+    private CorpusGenerator() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path out = Paths.get("corpus");
+        List<String> runs = List.of("plain", "compressed", "crashed");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--out":
+                    out = Paths.get(args[++i]);
+                    break;
+                case "--runs":
+                    runs = List.of(args[++i].split(","));
+                    break;
+                default:
+                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed]");
+            }
+        }
+        String classpath = System.getProperty("java.class.path");
+        Path work = Files.createTempDirectory("segscope-corpus-");
+        try {
+            for (String r : runs) {
+                generate(RunSpec.byShortName(r), out.toAbsolutePath(), work, classpath);
+            }
+        } finally {
+            deleteTree(work);
+        }
+        // Client threads of closed-but-unreachable consumers must not keep the JVM alive.
+        System.exit(0);
+    }
+
+    private static void generate(RunSpec spec, Path out, Path work, String classpath) throws Exception {
+        long t0 = System.currentTimeMillis();
+        Path runWork = work.resolve(spec.name());
+        Path liveLogDir = runWork.resolve("logdir");
+        Files.createDirectories(liveLogDir);
+        Broker broker = new Broker(runWork, liveLogDir, classpath, spec.brokerOverrides());
+        String clusterId = new Uuid(spec.seed(), ~spec.seed()).toString();
+        System.out.println("[" + spec.name() + "] formatting " + liveLogDir + " (cluster " + clusterId + ")");
+        broker.format(clusterId, spec.features());
+        broker.start();
+        long tUp = System.currentTimeMillis();
+        System.out.println("[" + spec.name() + "] broker up at " + broker.bootstrap());
+
+        Workload workload = new Workload(spec, broker, liveLogDir);
+        Map<String, Object> snapshot;
+        int exitCode;
+        String stop;
+        long tWorkload;
+        try {
+            workload.run();
+            tWorkload = System.currentTimeMillis();
+            snapshot = new AdminSnapshot(workload.admin()).take();
+        } catch (Exception e) {
+            try {
+                broker.kill();
+            } finally {
+                workload.closeClients();
+            }
+            throw e;
+        }
+        Map<String, Long> cleanerOffsets = workload.cleanerOffsets();
+        if (spec.kind() == RunSpec.Kind.CRASHED) {
+            exitCode = broker.kill();
+            stop = "SIGKILL";
+        } else {
+            exitCode = broker.stopClean();
+            stop = "SIGTERM";
+        }
+        long tStopped = System.currentTimeMillis();
+        workload.closeClients();
+        System.out.println("[" + spec.name() + "] broker stopped with " + stop + " (exit " + exitCode + ")");
+
+        Path runDir = out.resolve(spec.name());
+        deleteTree(runDir);
+        Path logDir = runDir.resolve("logdir");
+        copyTree(liveLogDir, logDir);
+        List<Map<String, Object>> trimmed = trimMetadataLogIndexes(logDir.resolve("__cluster_metadata-0"));
+        List<Map<String, Object>> manifest = manifest(logDir);
+        Map<String, Object> dumped = new Dumper(runDir).dumpAll(logDir, runDir.resolve("dump"));
+        if (!manifest.equals(manifest(logDir))) {
+            throw new IllegalStateException("DumpLogSegments changed files in " + logDir);
+        }
+        long tDumped = System.currentTimeMillis();
+        Json.write(runDir.resolve("admin.json"), snapshot);
+
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("name", spec.name());
+        run.put("kafkaVersion", AppInfoParser.getVersion());
+        run.put("mode", "KRaft, combined broker+controller, node.id=1, one log dir");
+        run.put("seed", "0x" + Long.toHexString(spec.seed()));
+        run.put("clusterId", clusterId);
+        run.put("formatFeatures", spec.features());
+        run.put("brokerConfig", broker.reportableConfig());
+        run.put("stop", Map.of("signal", stop, "exitCode", exitCode));
+        Map<String, Object> timing = new LinkedHashMap<>();
+        timing.put("startedAt", Instant.ofEpochMilli(t0).toString());
+        timing.put("formatAndStartMs", tUp - t0);
+        timing.put("workloadMs", tWorkload - tUp);
+        timing.put("snapshotAndStopMs", tStopped - tWorkload);
+        timing.put("copyAndDumpMs", tDumped - tStopped);
+        run.put("timing", timing);
+        run.put("workload", workload.report());
+        run.put("cleanerOffsetCheckpointAtSnapshot", cleanerOffsets);
+        run.put("trimmedMetadataLogIndexes", trimmed);
+        run.put("dumpFlags", dumped);
+        run.put("logdirManifest", manifest);
+        Json.write(runDir.resolve("run.json"), run);
+        deleteTree(runWork);
+        System.out.println("[" + spec.name() + "] written to " + runDir + " in "
+                + (System.currentTimeMillis() - t0) / 1000 + " s");
+    }
+
+    /**
+     * The KRaft metadata log's active segment keeps its preallocated 10 MiB {@code .index} and
+     * {@code .timeindex} even after a clean shutdown (its index size is not configurable), which
+     * would make every run 20 MiB of zeros. The committed copy cuts those two files after their
+     * last non-zero entry, which is what Kafka's own trim on close produces; run.json lists each
+     * cut with the size the broker left. Every other file is committed exactly as left.
+     */
+    private static List<Map<String, Object>> trimMetadataLogIndexes(Path dir) throws IOException {
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.sorted().collect(Collectors.toList());
+        }
+        for (Path f : files) {
+            String n = f.getFileName().toString();
+            int entrySize = n.endsWith(".index") ? 8 : n.endsWith(".timeindex") ? 12 : 0;
+            long size = Files.size(f);
+            if (entrySize == 0 || size < (1 << 20)) {
+                continue;
+            }
+            byte[] bytes = Files.readAllBytes(f);
+            int entries = bytes.length / entrySize;
+            int used = 0;
+            for (int e = entries - 1; e >= 0 && used == 0; e--) {
+                for (int b = e * entrySize; b < (e + 1) * entrySize; b++) {
+                    if (bytes[b] != 0) {
+                        used = e + 1;
+                        break;
+                    }
+                }
+            }
+            Files.write(f, java.util.Arrays.copyOf(bytes, used * entrySize));
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", dir.getFileName() + "/" + n);
+            m.put("sizeLeftByBroker", size);
+            m.put("committedSize", (long) used * entrySize);
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** Every file below {@code dir}: relative path, size and SHA-256, sorted by path. */
+    static List<Map<String, Object>> manifest(Path dir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(dir)) {
+            files = s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Path f : files) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("path", dir.relativize(f).toString());
+            m.put("size", Files.size(f));
+            m.put("sha256", sha256(f));
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static String sha256(Path f) throws IOException {
+        try (InputStream in = Files.newInputStream(f)) {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[65536];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                md.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(md.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.sorted().collect(Collectors.toList())) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    // A plain byte copy: preallocated index tails become real zeros, not holes.
+                    Files.write(target, Files.readAllBytes(p));
+                }
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                Files.delete(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

@@ -1,0 +1,82 @@
+package io.segscope.testdata.generator;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One broker lifetime of the corpus: its directory name, workload seed, broker settings on top of
+ * the single-node defaults, and how it ends.
+ *
+ * @param name           directory below {@code testdata/corpus/}
+ * @param seed           seeds every random choice of the workload (group ids stay fixed)
+ * @param kind           which extra phases run and how the broker stops
+ * @param offsetsPartitions {@code offsets.topic.num.partitions} (the group-to-partition rule needs it)
+ * @param busyRounds     commit rounds per busy group (2 KB metadata, 4 partitions a round)
+ * @param brokerOverrides settings on top of {@link Broker}'s single-node defaults
+ * @param features       {@code --feature} arguments for StorageTool format
+ */
+record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int busyRounds,
+               Map<String, String> brokerOverrides, List<String> features) {
+
+    enum Kind {
+        /** Default offsets topic settings except small segments; SIGTERM. */
+        PLAIN,
+        /** zstd offsets topic, an eager log cleaner that is waited for; SIGTERM. */
+        COMPRESSED,
+        /** SIGKILL after the Admin snapshot, with a transaction left open. */
+        CRASHED
+    }
+
+    /** Settings every run shares. */
+    private static Map<String, String> common() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("offsets.topic.segment.bytes", "1048576");
+        m.put("transaction.state.log.num.partitions", "5");
+        m.put("share.coordinator.state.topic.num.partitions", "3");
+        m.put("log.cleaner.dedupe.buffer.size", "8388608");
+        m.put("metadata.log.max.snapshot.interval.ms", "15000");
+        return m;
+    }
+
+    static RunSpec plain() {
+        Map<String, String> m = common();
+        m.put("log.cleaner.enable", "false");
+        return new RunSpec("kraft-4.4.0-plain", 0x5E65C09E0001L, Kind.PLAIN, 50, 160, m,
+                List.of("share.version=1"));
+    }
+
+    static RunSpec compressed() {
+        Map<String, String> m = common();
+        m.put("offsets.topic.compression.codec", "4");
+        m.put("log.cleaner.enable", "true");
+        m.put("log.cleaner.min.cleanable.ratio", "0.01");
+        m.put("log.cleaner.backoff.ms", "1000");
+        m.put("log.cleaner.delete.retention.ms", "30000");
+        m.put("log.roll.ms", "8000");
+        return new RunSpec("kraft-4.4.0-compressed", 0x5E65C09E0002L, Kind.COMPRESSED, 50, 120, m,
+                List.of("share.version=1"));
+    }
+
+    static RunSpec crashed() {
+        Map<String, String> m = common();
+        m.put("log.cleaner.enable", "false");
+        m.put("offsets.topic.num.partitions", "10");
+        m.put("log.index.size.max.bytes", "8192");
+        return new RunSpec("kraft-4.4.0-crashed", 0x5E65C09E0003L, Kind.CRASHED, 10, 70, m,
+                List.of("share.version=1"));
+    }
+
+    static RunSpec byShortName(String shortName) {
+        switch (shortName.trim()) {
+            case "plain":
+                return plain();
+            case "compressed":
+                return compressed();
+            case "crashed":
+                return crashed();
+            default:
+                throw new IllegalArgumentException("unknown run '" + shortName + "' (plain, compressed, crashed)");
+        }
+    }
+}

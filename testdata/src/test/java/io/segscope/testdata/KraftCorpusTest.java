@@ -1,0 +1,379 @@
+package io.segscope.testdata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Checks that the committed real-broker corpus ({@code testdata/corpus/kraft-4.4.0-*}) is
+ * complete and holds what testdata/corpus/README.md promises. Reads files only; no broker.
+ */
+class KraftCorpusTest {
+    private static final String PLAIN = "kraft-4.4.0-plain";
+    private static final String COMPRESSED = "kraft-4.4.0-compressed";
+    private static final String CRASHED = "kraft-4.4.0-crashed";
+    private static final List<String> DUMPED = List.of(".log", ".index", ".timeindex", ".txnindex", ".snapshot", ".checkpoint");
+
+    private static Path run(String name) {
+        return Corpus.corpus().resolve(name);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    void everyDumpableFileHasKafkasDump(String name) throws IOException {
+        Path logDir = run(name).resolve("logdir");
+        List<Path> files = files(logDir);
+        assertThat(files).isNotEmpty();
+        int dumped = 0;
+        for (Path f : files) {
+            String n = f.getFileName().toString();
+            if (DUMPED.stream().noneMatch(n::endsWith)) {
+                continue;
+            }
+            String rel = logDir.relativize(f).toString();
+            Path dump = run(name).resolve("dump").resolve(rel + ".txt");
+            assertThat(dump).as("dump of %s", rel).exists();
+            String first = firstLine(dump);
+            assertThat(first).isEqualTo("Dumping logdir/" + rel);
+            if (n.endsWith(".index") || n.endsWith(".timeindex")) {
+                assertThat(run(name).resolve("dump").resolve(rel + ".verify.txt")).exists();
+            }
+            dumped++;
+        }
+        assertThat(dumped).isGreaterThan(100);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    void logDirMatchesTheManifestInRunJson(String name) throws Exception {
+        Map<String, Object> runJson = parse(run(name).resolve("run.json"));
+        assertThat(runJson.get("kafkaVersion")).isEqualTo("4.4.0");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> manifest = (List<Map<String, Object>>) runJson.get("logdirManifest");
+        Path logDir = run(name).resolve("logdir");
+        Set<String> onDisk = new TreeSet<>();
+        for (Path f : files(logDir)) {
+            onDisk.add(logDir.relativize(f).toString());
+        }
+        Set<String> listed = new TreeSet<>();
+        for (Map<String, Object> m : manifest) {
+            String path = (String) m.get("path");
+            listed.add(path);
+            Path f = logDir.resolve(path);
+            assertThat(Files.size(f)).as(path).isEqualTo(((Number) m.get("size")).longValue());
+            assertThat(sha256(f)).as(path).isEqualTo(m.get("sha256"));
+        }
+        assertThat(onDisk).isEqualTo(listed);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    void adminJsonListsEveryKindOfGroupWithHostileText(String name) throws Exception {
+        Map<String, Object> admin = parse(run(name).resolve("admin.json"));
+        String raw = Files.readString(run(name).resolve("admin.json"), StandardCharsets.UTF_8);
+        assertThat(raw).as("non-ASCII written as UTF-8, not escaped").contains("🚀", "日本語").doesNotContain("\\uD83D");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> groups = (List<Map<String, Object>>) admin.get("groups");
+        assertThat(groups.size()).isGreaterThanOrEqualTo(20);
+        Set<Object> types = groups.stream().map(g -> g.get("type")).collect(Collectors.toSet());
+        assertThat(types).contains("Classic", "Consumer", "Share");
+        List<String> ids = groups.stream().map(g -> (String) g.get("groupId")).collect(Collectors.toList());
+        assertThat(ids).isSorted().contains("simple\nnewline", "simple \"quoted\" group", "シンプル.日本語.グループ");
+        StringBuilder metadata = new StringBuilder();
+        int withEpoch = 0;
+        int withoutEpoch = 0;
+        for (Map<String, Object> g : groups) {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> offsets = (List<Map<String, Object>>) g.getOrDefault("offsets", List.of());
+            for (Map<String, Object> o : offsets) {
+                metadata.append(o.get("metadata"));
+                if (o.get("leaderEpoch") == null) {
+                    withoutEpoch++;
+                } else {
+                    withEpoch++;
+                }
+            }
+        }
+        assertThat(metadata.toString()).contains("\n", "\t", "\"", "\\", ",", "日本語", "🚀");
+        assertThat(withEpoch).isPositive();
+        assertThat(withoutEpoch).isPositive();
+        long liveStable = groups.stream().filter(g -> "Stable".equals(g.get("state"))).count();
+        assertThat(liveStable).isGreaterThanOrEqualTo(7);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    void userTopicsHoldEveryCodecTransactionsAndHeaders(String name) throws IOException {
+        Path dump = run(name).resolve("dump");
+        for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
+            String kafkaName = codec.equals("lz4") ? "lz4" : codec;
+            assertThat(grep(dump, "codec-" + codec + "-", "compresscodec: " + kafkaName)).as(codec).isPositive();
+        }
+        assertThat(grep(dump, "txn-orders-", "endTxnMarker: ABORT")).isPositive();
+        assertThat(grep(dump, "events-log-append-time-", "LogAppendTime: ")).isPositive();
+        assertThat(grep(dump, "codec-", "headerKeys: [trace-id,null-value-header]")).isPositive();
+        assertThat(grep(dump, "codec-", "headerKeys: [ключ-日本語-🚀,]")).isPositive();
+        assertThat(matches(dump, "codec-", Pattern.compile("keySize: -1 valueSize: (\\d+)"))).as("null key").isNotEmpty();
+        assertThat(grep(dump, "compacted-state-", "valueSize: -1")).as("tombstone").isPositive();
+        assertThat(grep(dump, "txn-orders-", "version: 0 producerId: ")).as(".txnindex entries").isPositive();
+        if (!name.equals(CRASHED)) {
+            assertThat(files(run(name).resolve("logdir")).stream()
+                    .filter(f -> f.getParent().getFileName().toString().startsWith("codec-"))
+                    .anyMatch(f -> f.getFileName().toString().endsWith(".snapshot")))
+                    .as("producer snapshot written at clean shutdown").isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    void coordinatorTopicsHoldEveryRecordType(String name) throws IOException {
+        Path dump = run(name).resolve("dump");
+        Set<String> keyTypes = matches(dump, "__consumer_offsets-", Pattern.compile("key: \\{\"type\":\"(\\d+)\""));
+        assertThat(keyTypes).contains("1", "2", "3", "5", "6", "7", "8", "10", "11", "12", "13", "14", "15");
+        Set<String> versions = matches(dump, "__consumer_offsets-", Pattern.compile("payload: \\{\"version\":\"(\\d+)\""));
+        assertThat(versions).contains("0", "3", "4");
+        assertThat(grep(dump, "__consumer_offsets-", "payload: <DELETE>")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "isTransactional: true")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "endTxnMarker: COMMIT")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "endTxnMarker: ABORT")).isPositive();
+        assertThat(grep(dump, "__transaction_state-", "\"transactionalId\":\"txn-producer-ü-1\"")).isPositive();
+        assertThat(matches(dump, "__share_group_state-", Pattern.compile("key: \\{\"type\":\"(\\d+)\"")))
+                .contains("0", "1");
+        assertThat(grep(dump, "__cluster_metadata-", "\"type\":\"TOPIC_RECORD\"")).isPositive();
+    }
+
+    @Test
+    void plainRunHasSeveralOffsetsSegmentsAndACleanShutdown() throws IOException {
+        Path logDir = run(PLAIN).resolve("logdir");
+        assertThat(logDir.resolve(".kafka_cleanshutdown")).exists();
+        assertThat(maxSegments(logDir, "__consumer_offsets-")).isGreaterThanOrEqualTo(3);
+        assertThat(grep(run(PLAIN).resolve("dump"), "__consumer_offsets-", "deleteHorizonMs: OptionalLong[")).isZero();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void compressedRunWasCompactedByKafkasCleaner() throws Exception {
+        Path logDir = run(COMPRESSED).resolve("logdir");
+        Path dump = run(COMPRESSED).resolve("dump");
+        assertThat(logDir.resolve(".kafka_cleanshutdown")).exists();
+        String checkpoint = Files.readString(logDir.resolve("cleaner-offset-checkpoint"));
+        assertThat(checkpoint).containsPattern("__consumer_offsets \\d+ [1-9]\\d*");
+        assertThat(checkpoint).containsPattern("compacted-state 0 [1-9]\\d*");
+        assertThat(grep(dump, "__consumer_offsets-", "compresscodec: zstd")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "deleteHorizonMs: OptionalLong[")).isPositive();
+        assertThat(offsetGaps(dump, "__consumer_offsets-")).isPositive();
+
+        // Phase A tombstones outlived their delete horizon and were removed with the group's
+        // offsets; phase B tombstones were cleaned once and still carry the horizon.
+        Map<String, Object> cleaner = (Map<String, Object>) ((Map<String, Object>) parse(
+                run(COMPRESSED).resolve("run.json")).get("workload")).get("cleaner");
+        String groupA = (String) ((Map<String, Object>) cleaner.get("phaseA")).get("deletedGroup");
+        String groupB = (String) ((Map<String, Object>) cleaner.get("phaseB")).get("deletedGroup");
+        assertThat(grep(dump, "__consumer_offsets-", "\"group\":\"" + groupA + "\"")).isZero();
+        assertThat(grep(dump, "__consumer_offsets-", "{\"group\":\"" + groupB + "\"}} payload: <DELETE>")).isPositive();
+    }
+
+    @Test
+    void crashedRunKeepsPreallocatedIndexes() throws IOException {
+        Path logDir = run(CRASHED).resolve("logdir");
+        assertThat(logDir.resolve(".kafka_cleanshutdown")).doesNotExist();
+        int zeroTailed = 0;
+        for (Path f : files(logDir)) {
+            String n = f.getFileName().toString();
+            if ((n.endsWith(".index") || n.endsWith(".timeindex")) && Files.size(f) >= 8184) {
+                byte[] b = Files.readAllBytes(f);
+                boolean tailZero = true;
+                for (int i = b.length - 12; i < b.length; i++) {
+                    tailZero &= b[i] == 0;
+                }
+                if (tailZero) {
+                    zeroTailed++;
+                }
+            }
+        }
+        assertThat(zeroTailed).isGreaterThan(10);
+        assertThat(grep(run(CRASHED).resolve("dump"), "txn-orders-", "isTransactional: true")).isPositive();
+    }
+
+    @Test
+    void corpusStaysSmall() throws IOException {
+        long total = 0;
+        for (String name : List.of(PLAIN, COMPRESSED, CRASHED)) {
+            for (Path f : files(run(name))) {
+                total += Files.size(f);
+            }
+        }
+        assertThat(total).isLessThan(30L << 20);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static List<Path> files(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String firstLine(Path f) throws IOException {
+        try (Stream<String> lines = Files.lines(f, StandardCharsets.UTF_8)) {
+            return lines.findFirst().orElse("");
+        }
+    }
+
+    /** Lines containing {@code needle} in the dumps of partition dirs starting with {@code dirPrefix}. */
+    private static long grep(Path dump, String dirPrefix, String needle) throws IOException {
+        long n = 0;
+        for (Path f : dumpsOf(dump, dirPrefix)) {
+            for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                if (line.contains(needle)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static Set<String> matches(Path dump, String dirPrefix, Pattern p) throws IOException {
+        Set<String> out = new TreeSet<>();
+        for (Path f : dumpsOf(dump, dirPrefix)) {
+            Matcher m = p.matcher(Files.readString(f, StandardCharsets.UTF_8));
+            while (m.find()) {
+                out.add(m.group(1));
+            }
+        }
+        return out;
+    }
+
+    private static List<Path> dumpsOf(Path dump, String dirPrefix) throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(dump)) {
+            for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(dirPrefix)).sorted()
+                    .collect(Collectors.toList())) {
+                try (Stream<Path> s = Files.list(d)) {
+                    s.filter(f -> f.getFileName().toString().endsWith(".log.txt")
+                                    || f.getFileName().toString().endsWith(".txnindex.txt")
+                                    || f.getFileName().toString().endsWith(".checkpoint.txt"))
+                            .sorted().forEach(out::add);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Batches whose base offset is not the previous batch's last offset + 1 (after the first). */
+    private static int offsetGaps(Path dump, String dirPrefix) throws IOException {
+        Pattern batch = Pattern.compile("^baseOffset: (\\d+) lastOffset: (\\d+) ");
+        int gaps = 0;
+        for (Path f : dumpsOf(dump, dirPrefix)) {
+            long expected = -1;
+            for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                Matcher m = batch.matcher(line);
+                if (m.find()) {
+                    long base = Long.parseLong(m.group(1));
+                    if (expected >= 0 && base != expected) {
+                        gaps++;
+                    }
+                    expected = Long.parseLong(m.group(2)) + 1;
+                }
+            }
+        }
+        return gaps;
+    }
+
+    private static int maxSegments(Path logDir, String dirPrefix) throws IOException {
+        int max = 0;
+        try (Stream<Path> dirs = Files.list(logDir)) {
+            for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(dirPrefix)).collect(Collectors.toList())) {
+                try (Stream<Path> s = Files.list(d)) {
+                    max = Math.max(max, (int) s.filter(f -> f.getFileName().toString().endsWith(".log")).count());
+                }
+            }
+        }
+        return max;
+    }
+
+    private static String sha256(Path f) throws Exception {
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = Files.newInputStream(f)) {
+            byte[] buf = new byte[65536];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                md.update(buf, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    /** A JSON document as maps, lists, strings, numbers, booleans and nulls. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> parse(Path f) throws IOException {
+        try (JsonParser p = new JsonFactory().createParser(f.toFile())) {
+            p.nextToken();
+            Object v = read(p);
+            assertThat(p.nextToken()).isNull();
+            return (Map<String, Object>) v;
+        }
+    }
+
+    private static Object read(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        switch (t) {
+            case START_OBJECT: {
+                Map<String, Object> m = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String k = p.currentName();
+                    p.nextToken();
+                    m.put(k, read(p));
+                }
+                return m;
+            }
+            case START_ARRAY: {
+                List<Object> l = new ArrayList<>();
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    l.add(read(p));
+                }
+                return l;
+            }
+            case VALUE_STRING:
+                return p.getText();
+            case VALUE_NUMBER_INT:
+                return p.getLongValue();
+            case VALUE_NUMBER_FLOAT:
+                return p.getDoubleValue();
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            case VALUE_NULL:
+                return null;
+            default:
+                throw new IOException("unexpected " + t);
+        }
+    }
+}
