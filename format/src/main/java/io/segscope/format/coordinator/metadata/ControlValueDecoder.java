@@ -5,7 +5,9 @@ import io.segscope.format.coordinator.MalformedException;
 import io.segscope.format.coordinator.StructReader;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
+import io.segscope.format.record.Batch;
 import io.segscope.format.record.ControlRecord;
+import io.segscope.format.record.LogRecord;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Objects;
@@ -25,6 +27,15 @@ import java.util.Objects;
  */
 public final class ControlValueDecoder {
     private ControlValueDecoder() {
+    }
+
+    /**
+     * Decodes the value of a record of a control batch; the key must hold a type id
+     * ({@link ControlRecord#typeId} throws a {@link io.segscope.format.error.FormatException} for a
+     * key Kafka rejects: shorter than 4 bytes or a negative version).
+     */
+    public static ControlValue decode(Batch batch, LogRecord record) {
+        return decode(ControlRecord.typeId(batch, record), record.buffer(), record.valueOffset(), record.valueLength());
     }
 
     /**

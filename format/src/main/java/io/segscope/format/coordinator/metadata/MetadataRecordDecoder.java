@@ -5,6 +5,7 @@ import io.segscope.format.coordinator.MalformedException;
 import io.segscope.format.coordinator.StructReader;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.Wire;
+import io.segscope.format.record.LogRecord;
 import java.nio.ByteBuffer;
 
 /**
@@ -110,6 +111,11 @@ public final class MetadataRecordDecoder {
             }
         }
         return false;
+    }
+
+    /** Decodes the value of a record of a {@code __cluster_metadata} segment or snapshot (a data batch's record). */
+    public static MetadataResult decode(LogRecord record) {
+        return decode(record.buffer(), record.valueOffset(), record.valueLength());
     }
 
     /** Decodes a byte array (null is a null value). */

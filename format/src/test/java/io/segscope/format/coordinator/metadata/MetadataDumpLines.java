@@ -86,14 +86,14 @@ final class MetadataDumpLines {
                     String expectedEnd;
                     if (batch.isControl()) {
                         short typeId = ControlRecord.typeId(batch, r);
-                        ControlValue v = ControlValueDecoder.decode(typeId, r.buffer(), r.valueOffset(), r.valueLength());
+                        ControlValue v = ControlValueDecoder.decode(batch, r);
                         counts.kinds.merge("control " + ControlRecord.Type.of(typeId) + (v instanceof ControlValue.Message
                                 ? " v" + ((ControlValue.Message) v).printVersion() : ""), 1, Integer::sum);
                         text = MetadataJson.controlText(v);
                         assertThat(text).as(where + ": " + v).isNotNull();
                         expectedEnd = text;
                     } else {
-                        MetadataResult m = MetadataRecordDecoder.decode(r.buffer(), r.valueOffset(), r.valueLength());
+                        MetadataResult m = MetadataRecordDecoder.decode(r);
                         counts.kinds.merge(m instanceof MetadataDecoded
                                 ? ((MetadataDecoded) m).typeName() + " v" + ((MetadataDecoded) m).version()
                                 : "unknown " + ((MetadataUnknown) m).reason(), 1, Integer::sum);
