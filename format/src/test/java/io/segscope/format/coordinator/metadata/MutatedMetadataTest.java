@@ -61,9 +61,9 @@ class MutatedMetadataTest {
 
     @Test
     void nullAndEmptyValues() {
-        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode(null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
+        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
         assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
-        assertThat(MetadataRecordDecoder.decode(null)).isInstanceOfSatisfying(MetadataUnknown.class,
+        assertThat(MetadataRecordDecoder.decode((byte[]) null)).isInstanceOfSatisfying(MetadataUnknown.class,
                 u -> assertThat(u.reason()).isEqualTo(MetadataUnknownReason.NULL_VALUE));
         for (ControlValueSchema s : ControlValueSchemas.ALL) {
             assertThat(ControlValueDecoder.decode(s.type().id, null, 0, -1)).isInstanceOf(ControlValue.Malformed.class);
