@@ -32,6 +32,9 @@ import java.nio.ByteBuffer;
  * the given slice make it throw. Stateless and thread-safe.
  */
 public final class MetadataRecordDecoder {
+    /** The header varints, as Kafka's messages name them. */
+    private static final String[] HEADER_NAMES = {"frame version", "type", "version"};
+
     private MetadataRecordDecoder() {
     }
 
@@ -42,19 +45,19 @@ public final class MetadataRecordDecoder {
                     "Error while reading frame version", "the record has a null value", null, -1, null);
         }
         int limit = off + len;
-        int[] pos = {off};
+        int pos = off;
         short[] header = {-1, -1, -1};
-        String[] names = {"frame version", "type", "version"};
+        String[] names = HEADER_NAMES;
         for (int i = 0; i < 3; i++) {
-            long packed = Wire.unsignedVarint(buf, pos[0], limit);
+            long packed = Wire.unsignedVarint(buf, pos, limit);
             if (packed == Wire.BAD_VARINT) {
                 return unknown(MetadataUnknownReason.MALFORMED_HEADER, header, "Error while reading " + names[i],
-                        names[i] + ": unsigned varint truncated or longer than 5 bytes", names[i], pos[0] - off, buf, off, len);
+                        names[i] + ": unsigned varint truncated or longer than 5 bytes", names[i], pos - off, buf, off, len);
             }
             int value = Wire.varintValue(packed);
             if (value > Short.MAX_VALUE) {
                 return unknown(MetadataUnknownReason.MALFORMED_HEADER, header, "Value for " + names[i] + " was too large.",
-                        names[i] + " " + value + " exceeds 32767", names[i], pos[0] - off, buf, off, len);
+                        names[i] + " " + value + " exceeds 32767", names[i], pos - off, buf, off, len);
             }
             header[i] = (short) value;
             if (i == 0 && header[0] != 1) {
@@ -64,9 +67,9 @@ public final class MetadataRecordDecoder {
                         : "Could not deserialize metadata record due to unknown frame version " + header[0]
                                 + "(only frame version 1 is supported)";
                 return unknown(MetadataUnknownReason.UNSUPPORTED_FRAME_VERSION, header, message,
-                        "frame version " + header[0] + " is not 1", names[0], pos[0] - off, buf, off, len);
+                        "frame version " + header[0] + " is not 1", names[0], pos - off, buf, off, len);
             }
-            pos[0] += Wire.varintSize(packed);
+            pos += Wire.varintSize(packed);
         }
         short apiKey = header[1];
         short version = header[2];
@@ -81,7 +84,7 @@ public final class MetadataRecordDecoder {
         StructValue value;
         try {
             value = new StructReader(true).read(schema.value(), layout, schema.flexibleVersions().contains(layout), buf,
-                    pos[0], limit - pos[0], consumed);
+                    pos, limit - pos, consumed);
         } catch (MalformedException e) {
             return unknown(MetadataUnknownReason.MALFORMED_VALUE, header, "Failed to deserialize record with type " + apiKey,
                     e.getMessage(), e.field(), e.position() - off, buf, off, len);
@@ -91,7 +94,7 @@ public final class MetadataRecordDecoder {
             return unknown(MetadataUnknownReason.MALFORMED_VALUE, header, "Failed to deserialize record with type " + apiKey,
                     "Can't read version " + version + " of a struct nested in " + schema.name(), schema.name(), -1, buf, off, len);
         }
-        int trailing = limit - pos[0] - consumed[0];
+        int trailing = limit - pos - consumed[0];
         if (trailing > 0) {
             return unknown(MetadataUnknownReason.TRAILING_BYTES, header,
                     "Found " + trailing + " byte(s) of garbage after " + apiKey,
