@@ -133,7 +133,7 @@ public final class MetadataJson {
     public static String controlText(ControlValue v) {
         if (v instanceof ControlValue.Message) {
             ControlValue.Message m = (ControlValue.Message) v;
-            return m.schema().label() + render(g -> writeStruct(g, m.value(), m.schema().layoutVersion(m.printVersion())));
+            return m.schema().label() + controlDataText(m);
         }
         if (v instanceof ControlValue.EndTxnMarker) {
             ControlValue.EndTxnMarker e = (ControlValue.EndTxnMarker) v;
@@ -143,6 +143,16 @@ public final class MetadataJson {
             return " controlType: UNKNOWN(" + v.typeId() + ")";
         }
         return null;
+    }
+
+    /** The data object of a KRaft control value, at the version Kafka prints it at. */
+    public static void writeControlData(JsonGenerator g, ControlValue.Message m) throws IOException {
+        writeStruct(g, m.value(), m.schema().layoutVersion(m.printVersion()));
+    }
+
+    /** {@link #writeControlData} as text. */
+    public static String controlDataText(ControlValue.Message m) {
+        return render(g -> writeControlData(g, m));
     }
 
     /** {@link #controlText} of the value decoded from {@code buf[off, off+len)} (null buffer or -1: null value). */
