@@ -59,14 +59,14 @@ class DumpKafkaGoldenTest {
 
     static String[] args(Path source) {
         String dir = source.getParent().getFileName().toString();
-        boolean coordinator = COORDINATOR_TOPICS.stream().anyMatch(t -> dir.startsWith(t + "-"));
+        boolean coordinator = COORDINATOR_TOPICS.stream().anyMatch(t -> dir.startsWith(t + "-")) || isMetadataLog(source);
         return coordinator ? new String[]{"dump", "--format", "kafka", source.toString()}
                 : new String[]{"dump", "--format", "kafka", "--print-data-log", source.toString()};
     }
 
     @TestFactory
     Stream<DynamicTest> kafkaFormatEqualsDumpLogSegments() throws IOException {
-        return goldens().stream().filter(g -> !isMetadataLog(g.source())).map(g -> DynamicTest.dynamicTest(
+        return goldens().stream().map(g -> DynamicTest.dynamicTest(
                 Corpus.testdata().relativize(g.source()).toString(), () -> {
                     List<String> expected = documentedDeviation(g.source(), Files.readAllLines(g.dump(), StandardCharsets.UTF_8));
                     Run run = Run.of(args(g.source()));
@@ -134,7 +134,9 @@ class DumpKafkaGoldenTest {
     void everyKindOfFileIsCovered() throws IOException {
         List<Golden> all = goldens();
         assertThat(all).hasSizeGreaterThan(50);
-        for (String suffix : List.of(".log", ".index", ".timeindex", ".txnindex")) {
+        assertThat(all).as("KRaft metadata log and snapshots").anyMatch(g -> isMetadataLog(g.source())
+                && g.source().toString().endsWith(".checkpoint"));
+        for (String suffix : List.of(".log", ".index", ".timeindex", ".txnindex", ".snapshot")) {
             assertThat(all).as(suffix).anyMatch(g -> g.source().toString().endsWith(suffix));
         }
     }

@@ -21,9 +21,24 @@ public final class StructReader {
     static final int MAX_COLLECTION_SIZE = 1_000_000;
     static final int MAX_TAGGED_FIELDS = 10_000;
 
+    private final boolean strictTags;
     private ByteBuffer buf;
     private int pos;
     private int limit;
+
+    /** A reader that skips a known tag met at a version outside its tagged versions, as an unknown tag. */
+    public StructReader() {
+        this(false);
+    }
+
+    /**
+     * @param strictTags whether a known tag met at a version outside its tagged versions fails the
+     *     read ({@code "Tag N is not valid for version V"}), as Kafka's generated readers of
+     *     flexible messages do
+     */
+    public StructReader(boolean strictTags) {
+        this.strictTags = strictTags;
+    }
 
     /**
      * Reads one struct from {@code buf[offset, offset+length)}.
@@ -68,6 +83,9 @@ public final class StructReader {
                 int tag = readUnsignedVarint(path + "._tag");
                 int size = readUnsignedVarint(path + "._tagSize");
                 int index = taggedIndex(fields, tag, version);
+                if (index < 0 && strictTags && declaresTag(fields, tag)) {
+                    throw malformed("tag " + tag + " is not valid for version " + version, path);
+                }
                 if (index < 0) {
                     if (size < 0 || size > limit - pos) {
                         throw malformed("tagged field " + Integer.toUnsignedString(tag) + " size " + Integer.toUnsignedString(size)
@@ -93,6 +111,15 @@ public final class StructReader {
             }
         }
         return -1;
+    }
+
+    private static boolean declaresTag(List<Field> fields, int tag) {
+        for (Field f : fields) {
+            if (f.isTagged() && f.tag() == tag) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Object readField(Field f, short version, boolean flexible, boolean tagged, String path) throws MalformedException {

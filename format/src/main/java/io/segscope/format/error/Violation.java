@@ -80,6 +80,8 @@ public enum Violation {
     INVALID_COORDINATOR_KEY("invalid-coordinator-key"),
     /** A coordinator record value that is too short or does not parse with its schema. */
     INVALID_COORDINATOR_VALUE("invalid-coordinator-value"),
+    /** A KRaft metadata record value ({@code __cluster_metadata}, snapshots) or control record value that does not parse. */
+    INVALID_METADATA_RECORD("invalid-metadata-record"),
 
     // verify
     /** Good batches found again after damage: the bytes in between were skipped. */

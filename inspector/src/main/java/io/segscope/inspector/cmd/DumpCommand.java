@@ -2,6 +2,8 @@ package io.segscope.inspector.cmd;
 
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorTopic;
+import io.segscope.format.coordinator.metadata.ControlValueDecoder;
+import io.segscope.format.coordinator.metadata.MetadataRecordDecoder;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.logdir.FileKind;
@@ -45,7 +47,12 @@ import java.util.concurrent.Callable;
 public final class DumpCommand implements Callable<Integer> {
     enum Format { text, kafka, jsonl }
 
-    enum Decoder { auto, offsets, transactions, share, none }
+    enum Decoder { auto, offsets, transactions, share, metadata, none }
+
+    /** How a file's records are decoded. */
+    private record Decoding(CoordinatorRecordDecoder coordinator, boolean metadata) {
+        static final Decoding NONE = new Decoding(null, false);
+    }
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Segment or side file, partition dir, log dir, or archive.")
     List<Path> paths;
@@ -61,7 +68,7 @@ public final class DumpCommand implements Callable<Integer> {
     String valueFormat;
 
     @Option(names = "--decoder", defaultValue = "auto",
-            description = "Record decoder: auto (by topic name), offsets, transactions, share or none.")
+            description = "Record decoder: auto (by topic name), offsets, transactions, share, metadata (KRaft) or none.")
     Decoder decoder;
 
     @Option(names = "--print-data-log", description = "With --format kafka: print keys and payloads of other topics, as Kafka's --print-data-log.")
@@ -139,12 +146,12 @@ public final class DumpCommand implements Callable<Integer> {
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
             long[] done = new long[2];
             for (Target t : inputs.targets()) {
-                CoordinatorTopic topic = coordinatorTopic(t);
-                if (!filter.acceptsTarget(t, topic != null)) {
+                Decoding decoding = decoding(t);
+                if (!filter.acceptsTarget(t, decoding.coordinator() != null)) {
                     continue;
                 }
                 if (t.holdsRecords()) {
-                    if (!dumpRecords(t, topic, writer, filter, progress, done)) {
+                    if (!dumpRecords(t, decoding, writer, filter, progress, done)) {
                         exit = Segscope.EXIT_FINDINGS;
                     }
                 } else {
@@ -159,22 +166,27 @@ public final class DumpCommand implements Callable<Integer> {
         return exit;
     }
 
-    private CoordinatorTopic coordinatorTopic(Target t) {
-        return switch (decoder) {
+    private Decoding decoding(Target t) {
+        CoordinatorTopic topic = switch (decoder) {
             case offsets -> CoordinatorTopic.CONSUMER_OFFSETS;
             case transactions -> CoordinatorTopic.TRANSACTION_STATE;
             case share -> CoordinatorTopic.SHARE_GROUP_STATE;
-            case none -> null;
+            case none, metadata -> null;
             default -> t.topic().map(CoordinatorTopic::forTopicName).orElse(null);
         };
+        if (topic != null) {
+            return new Decoding(CoordinatorRecordDecoder.forTopic(topic), false);
+        }
+        boolean metadataLog = decoder == Decoder.metadata || decoder == Decoder.auto
+                && (t.kraftSnapshot() || t.partition().map(p -> p.isMetadataLog()).orElse(false));
+        return metadataLog ? new Decoding(null, true) : Decoding.NONE;
     }
 
     /** Dumps one record file; false when damage stopped part of it. */
-    private boolean dumpRecords(Target t, CoordinatorTopic topic, DumpWriter writer, RecordFilter filter,
+    private boolean dumpRecords(Target t, Decoding decoding, DumpWriter writer, RecordFilter filter,
                                 Progress progress, long[] done) {
-        CoordinatorRecordDecoder decoder = topic == null ? null : CoordinatorRecordDecoder.forTopic(topic);
-        boolean lazyBatches = filter.looksInsideRecords() || topic != null && (groups != null || topics != null
-                || partitions != null);
+        boolean lazyBatches = filter.looksInsideRecords() || decoding.coordinator() != null && (groups != null
+                || topics != null || partitions != null);
         boolean clean = true;
         writer.beginFile(t);
         long fileSize = t.file().size();
@@ -211,7 +223,7 @@ public final class DumpCommand implements Callable<Integer> {
                     RecordIterator it = b.records();
                     while (it.next()) {
                         LogRecord r = it.record();
-                        RecordContent content = content(b, r, decoder);
+                        RecordContent content = content(b, r, decoding);
                         if (!filter.accepts(r, content)) {
                             continue;
                         }
@@ -240,20 +252,19 @@ public final class DumpCommand implements Callable<Integer> {
         return clean;
     }
 
-    private static RecordContent content(Batch b, LogRecord r, CoordinatorRecordDecoder decoder) {
+    private static RecordContent content(Batch b, LogRecord r, Decoding decoding) {
         if (b.isControl()) {
             try {
                 short typeId = ControlRecord.typeId(b, r);
-                ControlRecord.Type type = ControlRecord.Type.of(typeId);
-                int epoch = -1;
-                if (type == ControlRecord.Type.COMMIT || type == ControlRecord.Type.ABORT) {
-                    epoch = ControlRecord.coordinatorEpoch(b, r);
-                }
-                return new RecordContent.Control(type, typeId, epoch, null);
+                return new RecordContent.Control(ControlRecord.Type.of(typeId), typeId, ControlValueDecoder.decode(b, r), null);
             } catch (FormatException e) {
-                return new RecordContent.Control(ControlRecord.Type.UNKNOWN, (short) -1, -1, e.detail());
+                return new RecordContent.Control(ControlRecord.Type.UNKNOWN, (short) -1, null, e.detail());
             }
         }
+        if (decoding.metadata()) {
+            return new RecordContent.Metadata(MetadataRecordDecoder.decode(r));
+        }
+        CoordinatorRecordDecoder decoder = decoding.coordinator();
         if (decoder == null) {
             return RecordContent.Plain.INSTANCE;
         }

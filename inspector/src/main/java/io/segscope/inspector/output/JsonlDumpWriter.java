@@ -5,7 +5,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.Bytes;
 import io.segscope.format.coordinator.Decoded;
 import io.segscope.format.coordinator.Unknown;
+import io.segscope.format.coordinator.metadata.ControlValue;
+import io.segscope.format.coordinator.metadata.MetadataDecoded;
+import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -85,10 +89,31 @@ public final class JsonlDumpWriter implements DumpWriter {
                 if (c.coordinatorEpoch() >= 0) {
                     g.writeNumberField("coordinatorEpoch", c.coordinatorEpoch());
                 }
-                g.writeEndObject();
-                if (c.error() != null) {
-                    writeError("invalid-control-record", c.error(), r);
+                if (c.value() instanceof ControlValue.Message m) {
+                    g.writeNumberField("version", m.printVersion());
+                    g.writeFieldName("data");
+                    MetadataJson.writeControlData(g, m);
                 }
+                g.writeEndObject();
+                String error = c.error() != null ? c.error() : c.valueError();
+                if (error != null) {
+                    writeError("invalid-control-record", error, r);
+                }
+            } else if (content instanceof RecordContent.Metadata m && m.result() instanceof MetadataDecoded d) {
+                g.writeNullField("key");
+                g.writeObjectFieldStart("value");
+                g.writeStringField("type", d.typeName());
+                g.writeNumberField("version", d.version());
+                g.writeFieldName("data");
+                MetadataJson.writeStruct(g, d.value(), d.value().version());
+                g.writeEndObject();
+            } else if (content instanceof RecordContent.Metadata m) {
+                MetadataUnknown u = (MetadataUnknown) m.result();
+                g.writeObjectFieldStart("error");
+                g.writeStringField("reason", "invalid-metadata-record");
+                g.writeStringField("message", u.kafkaMessage());
+                g.writeEndObject();
+                writeBytes("value", ByteFormat.BASE64, r, r.valueOffset(), r.valueLength());
             } else if (content instanceof RecordContent.Coordinator c && c.result() instanceof Decoded d) {
                 g.writeObjectFieldStart("key");
                 g.writeNumberField("type", d.recordType());

@@ -2,6 +2,7 @@ package io.segscope.inspector.output;
 
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -122,6 +123,8 @@ public final class KafkaDumpWriter implements DumpWriter {
         }
         if (content instanceof RecordContent.Control c) {
             appendControl(c);
+        } else if (content instanceof RecordContent.Metadata m) {
+            line.append(" payload: ").append(MetadataJson.dumpPayloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.Coordinator c) {
             CoordinatorResult result = c.result();
             line.append(" key: ").append(CoordinatorJson.dumpKeyText(result, r.offset()));
@@ -143,14 +146,12 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     private void appendControl(RecordContent.Control c) {
-        if (c.error() != null) {
-            line.append(" controlError: ").append(c.error());
-            return;
-        }
-        switch (c.type()) {
-            case ABORT, COMMIT -> line.append(" endTxnMarker: ").append(c.type()).append(" coordinatorEpoch: ")
-                    .append(c.coordinatorEpoch());
-            default -> line.append(" controlType: ").append(c.type()).append('(').append(c.typeId()).append(')');
+        String text = c.value() == null ? null : MetadataJson.controlText(c.value());
+        if (text != null) {
+            line.append(text);
+        } else {
+            // Kafka's tool throws here and stops the whole run; segscope says why and goes on
+            line.append(" controlError: ").append(c.error() != null ? c.error() : c.valueError());
         }
     }
 

@@ -3,7 +3,11 @@ package io.segscope.inspector.output;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.segscope.format.coordinator.Decoded;
 import io.segscope.format.coordinator.Unknown;
+import io.segscope.format.coordinator.metadata.ControlValue;
+import io.segscope.format.coordinator.metadata.MetadataDecoded;
+import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -91,8 +95,21 @@ public final class TextDumpWriter implements DumpWriter {
             if (c.coordinatorEpoch() >= 0) {
                 line.append(" coordinatorEpoch ").append(c.coordinatorEpoch());
             }
-            if (c.error() != null) {
-                line.append(" ERROR ").append(c.error());
+            if (c.value() instanceof ControlValue.Message m) {
+                line.append(' ').append(MetadataJson.controlDataText(m));
+            }
+            String error = c.error() != null ? c.error() : c.valueError();
+            if (error != null) {
+                line.append(" ERROR ").append(error);
+            }
+        } else if (content instanceof RecordContent.Metadata m) {
+            if (m.result() instanceof MetadataDecoded d) {
+                line.append(' ').append(d.typeName()).append(" v").append(d.version()).append(' ')
+                        .append(MetadataJson.dataText(d));
+            } else {
+                MetadataUnknown u = (MetadataUnknown) m.result();
+                line.append(" UNKNOWN ").append(u.reason().name().toLowerCase().replace('_', '-')).append(": ")
+                        .append(u.kafkaMessage());
             }
         } else if (content instanceof RecordContent.Coordinator c) {
             if (c.result() instanceof Decoded d) {

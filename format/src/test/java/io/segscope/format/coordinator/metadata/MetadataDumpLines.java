@@ -1,0 +1,112 @@
+package io.segscope.format.coordinator.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.MappedSource;
+import io.segscope.format.json.MetadataJson;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.BatchReader;
+import io.segscope.format.record.ControlRecord;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.RecordIterator;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads DumpLogSegments {@code --cluster-metadata-decoder} output and checks segscope's text
+ * against its record lines: a data record's line ends with {@code " payload: "} and
+ * {@link MetadataJson#dumpPayloadText}, a control record's with {@link MetadataJson#controlText}.
+ */
+final class MetadataDumpLines {
+    // DOTALL: Jackson does not escape U+2028/U+0085, which '.' would not match otherwise
+    private static final Pattern RECORD_LINE = Pattern.compile("^\\| offset: (-?\\d+) .*", Pattern.DOTALL);
+
+    /** What one file held. */
+    static final class Counts {
+        int records;
+        int compared;
+        final TreeMap<String, Integer> kinds = new TreeMap<>();
+
+        @Override
+        public String toString() {
+            return records + " records, " + compared + " compared: " + kinds;
+        }
+    }
+
+    private MetadataDumpLines() {
+    }
+
+    static boolean isRecordLine(String line) {
+        return RECORD_LINE.matcher(line).matches();
+    }
+
+    static long offsetOf(String line) {
+        Matcher x = RECORD_LINE.matcher(line);
+        if (!x.matches()) {
+            throw new IllegalArgumentException(line);
+        }
+        return Long.parseLong(x.group(1));
+    }
+
+    /** The {@code | offset: N ...} lines of one file's output, by offset. */
+    static Map<Long, String> byOffset(List<String> lines) {
+        Map<Long, String> m = new HashMap<>();
+        for (String line : lines) {
+            if (isRecordLine(line)) {
+                m.put(offsetOf(line), line);
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Reads every record of a {@code __cluster_metadata} segment or snapshot with segscope and,
+     * where {@code lines} has the record's line, asserts the line ends with segscope's text; every
+     * data record must give a typed result and every control value a printable one where no line
+     * is known.
+     */
+    static Counts check(Path file, Map<Long, String> lines, Counts counts) throws IOException {
+        try (ByteSource source = MappedSource.open(file, file.getFileName().toString());
+             BatchReader reader = new BatchReader(source)) {
+            while (reader.next()) {
+                Batch batch = reader.batch();
+                RecordIterator it = batch.records();
+                while (it.next()) {
+                    LogRecord r = it.record();
+                    counts.records++;
+                    String where = file + " offset " + r.offset();
+                    String text;
+                    String expectedEnd;
+                    if (batch.isControl()) {
+                        short typeId = ControlRecord.typeId(batch, r);
+                        ControlValue v = ControlValueDecoder.decode(batch, r);
+                        counts.kinds.merge("control " + ControlRecord.Type.of(typeId) + (v instanceof ControlValue.Message
+                                ? " v" + ((ControlValue.Message) v).printVersion() : ""), 1, Integer::sum);
+                        text = MetadataJson.controlText(v);
+                        assertThat(text).as(where + ": " + v).isNotNull();
+                        expectedEnd = text;
+                    } else {
+                        MetadataResult m = MetadataRecordDecoder.decode(r);
+                        counts.kinds.merge(m instanceof MetadataDecoded
+                                ? ((MetadataDecoded) m).typeName() + " v" + ((MetadataDecoded) m).version()
+                                : "unknown " + ((MetadataUnknown) m).reason(), 1, Integer::sum);
+                        expectedEnd = " payload: " + MetadataJson.dumpPayloadText(m, r.offset());
+                    }
+                    String line = lines.get(r.offset());
+                    if (line != null) {
+                        assertThat(line).as(where).endsWith(expectedEnd);
+                        counts.compared++;
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+}

@@ -1,0 +1,126 @@
+package io.segscope.format.coordinator.metadata;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Message;
+import org.apache.kafka.common.protocol.ObjectSerializationCache;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.metadata.MetadataRecordSerde;
+import org.apache.kafka.server.common.ApiMessageAndVersion;
+
+/**
+ * Kafka 4.4.0's own classes as the oracle: generated JsonConverters build messages from JSON text,
+ * {@code MetadataRecordSerde} frames them, and DumpLogSegments' own code prints them (its
+ * {@code ClusterMetadataLogMessageParser} and its {@code printControlRecord}, reached by reflection).
+ */
+final class MetadataOracle {
+    static final String METADATA_PACKAGE = "org.apache.kafka.common.metadata.";
+    static final String MESSAGE_PACKAGE = "org.apache.kafka.common.message.";
+
+    private static final Object MAPPER;
+    private static final Method READ_TREE;
+    private static final Class<?> JSON_NODE;
+    private static final Object PARSER;
+    private static final Method PARSE;
+    private static final Method PRINT_CONTROL;
+
+    static {
+        try {
+            Class<?> om = Class.forName("com.fasterxml.jackson.databind.ObjectMapper");
+            MAPPER = om.getConstructor().newInstance();
+            READ_TREE = om.getMethod("readTree", String.class);
+            JSON_NODE = Class.forName("com.fasterxml.jackson.databind.JsonNode");
+            Class<?> c = Class.forName("org.apache.kafka.tools.DumpLogSegments$ClusterMetadataLogMessageParser");
+            Constructor<?> ctor = c.getDeclaredConstructor();
+            ctor.setAccessible(true);
+            PARSER = ctor.newInstance();
+            PARSE = c.getMethod("parse", Record.class);
+            PARSE.setAccessible(true);
+            PRINT_CONTROL = Class.forName("org.apache.kafka.tools.DumpLogSegments").getDeclaredMethod("printControlRecord", Record.class);
+            PRINT_CONTROL.setAccessible(true);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private MetadataOracle() {
+    }
+
+    /** {@code <className>JsonConverter.read(json, version)}. */
+    static Object readJson(String className, String json, short version) {
+        try {
+            Object node = READ_TREE.invoke(MAPPER, json);
+            Class<?> conv = Class.forName(className + "JsonConverter");
+            return conv.getMethod("read", JSON_NODE, short.class).invoke(null, node, version);
+        } catch (InvocationTargetException e) {
+            throw new IllegalStateException("Kafka rejected " + json, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A metadata record value as the controller writes it: {@code MetadataRecordSerde} framing. */
+    static byte[] frame(Object message, short version) {
+        ApiMessageAndVersion amv = new ApiMessageAndVersion((ApiMessage) message, version);
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        int size = MetadataRecordSerde.INSTANCE.recordSize(amv, cache);
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        MetadataRecordSerde.INSTANCE.write(amv, cache, new ByteBufferAccessor(buf));
+        return buf.array();
+    }
+
+    /** A bare message at a version, as control record values are written. */
+    static byte[] bare(Object message, short version) {
+        Message m = (Message) message;
+        ObjectSerializationCache cache = new ObjectSerializationCache();
+        ByteBuffer buf = ByteBuffer.allocate(m.size(cache, version));
+        m.write(new ByteBufferAccessor(buf), cache, version);
+        return buf.array();
+    }
+
+    /** What DumpLogSegments' {@code --cluster-metadata-decoder} prints after {@code payload: } for this value at offset 0. */
+    static String dumpPayload(byte[] value) {
+        try {
+            Record record = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(0L, null, value)).records().iterator().next();
+            Object result = PARSE.invoke(PARSER, record);
+            Method v = result.getClass().getDeclaredMethod("value");
+            v.setAccessible(true);
+            return (String) ((Optional<?>) v.invoke(result)).orElse(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * What DumpLogSegments' {@code printControlRecord} prints for a control record with this type
+     * and value, or null when it throws (the tool stops there).
+     */
+    static String controlText(short type, byte[] value) {
+        ByteBuffer key = ByteBuffer.allocate(4).putShort((short) 0).putShort(type);
+        Record record = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(0L, key.array(), value)).records().iterator().next();
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            PRINT_CONTROL.invoke(null, record);
+        } catch (InvocationTargetException e) {
+            return null;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,173 @@
+package io.segscope.format.coordinator.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
+import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+import io.segscope.format.json.MetadataJson;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Truncated, extended, garbled and re-framed metadata record values and control record values:
+ * segscope never throws, and gives exactly the text Kafka's DumpLogSegments prints for the same
+ * bytes, {@code Error at <offset>, skipping. <message>} included; a control value that Kafka's
+ * printer fails on is a {@link ControlValue.Malformed}.
+ */
+class MutatedMetadataTest {
+
+    @Provide
+    Arbitrary<Cell> cell() {
+        return Arbitraries.of(MetadataRoundTripTest.cells());
+    }
+
+    @Provide
+    Arbitrary<ControlValueSchema> control() {
+        return Arbitraries.of(ControlValueSchemas.ALL);
+    }
+
+    @Property(tries = 4000, seed = "9093")
+    void mutatedMetadataRecordsPrintLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+        byte[] value = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
+        value = random.nextInt(5) == 0 ? reframe(value, random) : mutate(value, random);
+        String kafka = MetadataOracle.dumpPayload(value);
+        MetadataResult r = MetadataRecordDecoder.decode(value);
+        assertThat(MetadataJson.dumpPayloadText(r, 0)).as("%s %s", cell, r).isEqualTo(kafka);
+        if (r instanceof MetadataUnknown) {
+            MetadataUnknown u = (MetadataUnknown) r;
+            assertThat(u.value().array()).isEqualTo(value);
+            FormatException e = u.toException("00000000000000000000.log", 100, 7);
+            assertThat(e.violation()).isEqualTo(Violation.INVALID_METADATA_RECORD);
+        }
+    }
+
+    @Property(tries = 2000, seed = "9094")
+    void mutatedControlValuesPrintLikeKafka(@ForAll("control") ControlValueSchema schema, @ForAll Random random) {
+        String className = MetadataOracle.MESSAGE_PACKAGE + schema.value().name();
+        Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), (short) 0), (short) 0);
+        byte[] value = mutate(MetadataOracle.bare(message, (short) 0), random);
+        MetadataRoundTripTest.assertSameControlText(schema.type().id, value);
+    }
+
+    @Test
+    void nullAndEmptyValues() {
+        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
+        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
+        assertThat(MetadataRecordDecoder.decode((byte[]) null)).isInstanceOfSatisfying(MetadataUnknown.class,
+                u -> assertThat(u.reason()).isEqualTo(MetadataUnknownReason.NULL_VALUE));
+        for (ControlValueSchema s : ControlValueSchemas.ALL) {
+            assertThat(ControlValueDecoder.decode(s.type().id, null, 0, -1)).isInstanceOf(ControlValue.Malformed.class);
+            MetadataRoundTripTest.assertSameControlText(s.type().id, new byte[0]);
+        }
+        MetadataRoundTripTest.assertSameControlText((short) 0, new byte[0]);
+        MetadataRoundTripTest.assertSameControlText((short) 1, new byte[] {0, 0, 0, 0, 0, 5});
+        MetadataRoundTripTest.assertSameControlText((short) 1, new byte[] {0, 3, 0, 0, 0, 5, 9});
+        MetadataRoundTripTest.assertSameControlText((short) 0, new byte[] {-1, -1, 0, 0, 0, 5});
+        MetadataRoundTripTest.assertSameControlText((short) 42, new byte[] {1});
+        MetadataRoundTripTest.assertSameControlText((short) -7, null);
+    }
+
+    @Test
+    void everyHeaderFailurePrintsKafkasMessage() {
+        byte[][] values = {
+            {0, 2, 0, 0},                       // frame version 0
+            {2, 2, 0, 0},                       // frame version 2
+            {(byte) 0xff, (byte) 0xff, 3},      // frame version 65535: too large
+            {(byte) 0x81, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x0f, 2, 0, 0}, // wraps to a negative int: low 16 bits 1
+            {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1}, // six-byte varint
+            {1},                                // no type
+            {1, 6, 0, 0},                       // apiKey 6: not defined
+            {1, 13, 0, 0},
+            {1, 16, 0, 0},
+            {1, 30, 0, 0},
+            {1, (byte) 0xff, (byte) 0xff, 1, 0, 0}, // apiKey 32767
+            {1, (byte) 0xff, (byte) 0xff, 3, 0, 0}, // apiKey too large
+            {1, 20},                            // NoOpRecord without version
+            {1, 20, 0},                         // NoOpRecord without tagged fields
+            {1, 20, 0, 0},                      // NoOpRecord v0
+            {1, 20, 0, 0, 0},                   // garbage after
+            {1, 20, 5, 0},                      // NoOpRecord v5: read as v0
+            {1, 20, 0, 1, 3, 1, 7},             // an unknown tag
+            {1, 20, 0, 1, 3, 9, 7},             // an unknown tag longer than the value
+        };
+        for (byte[] v : values) {
+            MetadataResult r = MetadataRecordDecoder.decode(v);
+            assertThat(MetadataJson.dumpPayloadText(r, 0)).as(Arrays.toString(v)).isEqualTo(MetadataOracle.dumpPayload(v));
+        }
+        assertThat(((MetadataDecoded) MetadataRecordDecoder.decode(new byte[] {1, 20, 0, 1, 3, 1, 7})).unknownTaggedFields()).isEqualTo(1);
+    }
+
+    /** A valid record re-framed with random header values. */
+    private static byte[] reframe(byte[] value, Random random) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int[] frame = {0, 1, 1, 1, 2, 32767, 32768, -1, 0x10001};
+        int[] keys = {0, 3, 6, 13, 16, 29, 30, 127, 128, 32767, -3};
+        MetadataRoundTripTest.writeVarint(out, frame[random.nextInt(frame.length)]);
+        MetadataRoundTripTest.writeVarint(out, random.nextBoolean() ? value[1] : keys[random.nextInt(keys.length)]);
+        MetadataRoundTripTest.writeVarint(out, random.nextInt(4) == 0 ? random.nextInt(8) : value[2]);
+        out.write(value, 3, value.length - 3);
+        return out.toByteArray();
+    }
+
+    /** One or two random damages: truncation, extension, a flipped byte, a set byte, an insertion or a removal. */
+    static byte[] mutate(byte[] b, Random random) {
+        int n = 1 + random.nextInt(2);
+        for (int i = 0; i < n; i++) {
+            switch (random.nextInt(6)) {
+                case 0:
+                    b = Arrays.copyOf(b, random.nextInt(b.length + 1));
+                    break;
+                case 1: {
+                    byte[] longer = Arrays.copyOf(b, b.length + 1 + random.nextInt(6));
+                    for (int j = b.length; j < longer.length; j++) {
+                        longer[j] = (byte) random.nextInt(256);
+                    }
+                    b = longer;
+                    break;
+                }
+                case 2:
+                    if (b.length > 0) {
+                        b[random.nextInt(b.length)] ^= (byte) (1 << random.nextInt(8));
+                    }
+                    break;
+                case 3:
+                    if (b.length > 0) {
+                        b[random.nextInt(b.length)] = (byte) (random.nextBoolean() ? 0xff : random.nextInt(256));
+                    }
+                    break;
+                case 4: {
+                    int at = random.nextInt(b.length + 1);
+                    byte[] c = new byte[b.length + 1];
+                    System.arraycopy(b, 0, c, 0, at);
+                    c[at] = (byte) random.nextInt(256);
+                    System.arraycopy(b, at, c, at + 1, b.length - at);
+                    b = c;
+                    break;
+                }
+                default:
+                    if (b.length > 0) {
+                        int at = random.nextInt(b.length);
+                        byte[] c = new byte[b.length - 1];
+                        System.arraycopy(b, 0, c, 0, at);
+                        System.arraycopy(b, at + 1, c, at, b.length - at - 1);
+                        b = c;
+                    }
+            }
+        }
+        return b;
+    }
+
+    static ByteBuffer wrap(byte[] b) {
+        return ByteBuffer.wrap(b);
+    }
+}
