@@ -193,6 +193,20 @@ class VerifierTest {
         assertThat(Verifier.verifyAll(FileEntry.of(dir))).allMatch(f -> f.severity() == Severity.INFO);
     }
 
+    /** The kinds table of package-info names every kind verify reports. */
+    @Test
+    void kindsTableIsComplete() throws IOException {
+        String doc = Files.readString(Corpus.root().resolve("format/src/main/java/io/segscope/format/verify/package-info.java"));
+        java.util.EnumSet<Violation> kinds = java.util.EnumSet.range(Violation.TRUNCATED, Violation.INVALID_CONTROL_RECORD);
+        kinds.addAll(java.util.EnumSet.range(Violation.INDEX_SIZE, Violation.ORPHAN_INDEX));
+        kinds.addAll(java.util.EnumSet.range(Violation.RESYNC, Violation.UNCLEAN_SHUTDOWN));
+        kinds.add(Violation.NAME_FORMAT);
+        kinds.add(Violation.IO_ERROR);
+        for (Violation v : kinds) {
+            assertThat(doc).as(v.kind()).contains("{@code " + v.kind() + "}");
+        }
+    }
+
     /** Constant memory: verifying twice as many records allocates no more. */
     @Test
     void allocatesNothingPerRecord(@TempDir Path tmp) throws IOException {
