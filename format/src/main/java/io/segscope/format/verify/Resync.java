@@ -73,11 +73,19 @@ final class Resync {
             return false;
         }
         int total = size + BatchView.LOG_OVERHEAD;
+        long known = source.size();
+        if (known >= 0 && total > known - p) {
+            return false;
+        }
+        // header tests first, on bytes already there; the whole entry is read only for the CRC
         if (magic == 2) {
-            if (total < V2_MIN || source.available(p, total) < total) {
+            if (total < V2_MIN) {
                 return false;
             }
             idx = source.ensure(p, V2_MIN);
+            if (idx < 0) {
+                return false;
+            }
             buf = source.buffer();
             int attributes = buf.getShort(idx + BatchView.ATTRIBUTES_OFFSET);
             int lastOffsetDelta = buf.getInt(idx + BatchView.LAST_OFFSET_DELTA_OFFSET);
@@ -87,20 +95,23 @@ final class Resync {
                 return false;
             }
             idx = source.ensure(p, total);
+            if (idx < 0) {
+                return false;
+            }
             buf = source.buffer();
             long stored = Integer.toUnsignedLong(buf.getInt(idx + BatchView.CRC_OFFSET));
             return stored == checksums.crc32c(buf, idx + BatchView.ATTRIBUTES_OFFSET, idx + total);
         }
         if (magic == 0 || magic == 1) {
             int min = magic == 0 ? LegacyMessageView.RECORD_OVERHEAD_V0 : LegacyMessageView.RECORD_OVERHEAD_V1;
-            if (size < min || source.available(p, total) < total) {
-                return false;
-            }
             int attributes = buf.get(idx + LEGACY_ATTRIBUTES);
-            if ((attributes & 0x07) > 3 || (attributes & (magic == 0 ? 0xf8 : 0xf0)) != 0) {
+            if (size < min || (attributes & 0x07) > 3 || (attributes & (magic == 0 ? 0xf8 : 0xf0)) != 0) {
                 return false;
             }
             idx = source.ensure(p, total);
+            if (idx < 0) {
+                return false;
+            }
             buf = source.buffer();
             long stored = Integer.toUnsignedLong(buf.getInt(idx + LEGACY_CRC));
             return stored == checksums.crc32(buf, idx + LEGACY_MAGIC, idx + total);
