@@ -94,6 +94,16 @@ final class SegmentVerifier {
         this.pendingResync = null;
         this.pendingDamage = null;
         report.stats.files++;
+        report.beginCap(file);
+        try {
+            return walkSegment(log, index, timeIndex, txnIndex, active, cleanShutdown);
+        } finally {
+            report.endCap();
+        }
+    }
+
+    private Result walkSegment(FileEntry log, FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active,
+                               Boolean cleanShutdown) {
         indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown);
         try (ByteSource source = log.open();
              BatchReader reader = new BatchReader(source, options)) {

@@ -15,6 +15,10 @@
  * over the segment after an unclean shutdown, truncates as well, losing every good batch after it
  * (and the partition's later segments, which {@code LogLoader} deletes after a truncation).
  *
+ * <p>A file damaged systematically would give one finding per batch: at most 100 findings of one
+ * kind per {@code .log} file (10 per index file) are passed on, the rest are counted in the
+ * stats and summed up in one finding of the same kind at position -1.
+ *
  * <h2>Kinds</h2>
  *
  * The {@code kind} of a finding is {@link io.segscope.format.error.Violation#kind()}: stable,

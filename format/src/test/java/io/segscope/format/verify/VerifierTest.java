@@ -193,6 +193,21 @@ class VerifierTest {
         assertThat(Verifier.verifyAll(FileEntry.of(dir))).allMatch(f -> f.severity() == Severity.INFO);
     }
 
+    @Test
+    void repeatedFindingsOfAFileAreCapped(@TempDir Path tmp) throws IOException {
+        byte[] once = segment(150, 2);
+        byte[] twice = java.util.Arrays.copyOf(once, once.length * 2);
+        System.arraycopy(once, 0, twice, once.length, once.length); // the second copy goes back to offset 0
+        Path log = tmp.resolve(SEG0 + ".log");
+        Files.write(log, twice);
+        List<Finding> findings = new java.util.ArrayList<>();
+        Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
+        v.verify(FileEntry.of(log));
+        assertThat(findings).filteredOn(f -> f.violation() == Violation.OFFSET_ORDER).hasSize(Report.CAP + 1);
+        assertThat(findings.get(findings.size() - 1).message()).startsWith("50 more offset-order findings");
+        assertThat(v.stats().findings(Severity.ERROR)).isEqualTo(150);
+    }
+
     /** The kinds table of package-info names every kind verify reports. */
     @Test
     void kindsTableIsComplete() throws IOException {
