@@ -25,11 +25,22 @@ public final class StreamSource implements ByteSource {
     /** Valid bytes in the buffer. */
     private int filled;
     private boolean eof;
+    /** The stream's length when known in advance (an archive entry header says it), else -1. */
+    private final long knownSize;
 
     public StreamSource(InputStream in, String name, int maxWindow) {
+        this(in, name, maxWindow, -1);
+    }
+
+    /**
+     * @param knownSize the length of the stream when known (e.g. from an archive entry header), so
+     *     that a size field pointing past the end is recognised without reading up to it; -1 if unknown
+     */
+    public StreamSource(InputStream in, String name, int maxWindow, long knownSize) {
         this.in = in;
         this.name = name;
         this.maxWindow = maxWindow;
+        this.knownSize = knownSize;
         this.buffer = ByteBuffer.allocate(Math.min(INITIAL, Math.max(maxWindow, 64)));
     }
 
@@ -40,7 +51,7 @@ public final class StreamSource implements ByteSource {
 
     @Override
     public long size() {
-        return eof ? bufferStart + filled : -1;
+        return eof ? bufferStart + filled : knownSize;
     }
 
     @Override
@@ -119,6 +130,10 @@ public final class StreamSource implements ByteSource {
 
     @Override
     public long available(long position, long max) {
+        if (knownSize >= 0 && !eof && position + max > knownSize) {
+            // the entry header says how long the stream is: never read ahead for bytes that cannot exist
+            max = Math.max(0, knownSize - position);
+        }
         int want = (int) Math.min(max, maxWindow);
         if (ensure(position, want) >= 0) {
             return want;

@@ -247,7 +247,7 @@ public final class ArchiveTree implements Closeable {
                 throw FormatException.at(Violation.IO_ERROR, path, 0).note("is a directory").build();
             }
             try {
-                return new StreamSource(tree.inputStream(this), path, MAX_WINDOW);
+                return new StreamSource(tree.inputStream(this), path, MAX_WINDOW, size >= 0 ? size : -1);
             } catch (IOException e) {
                 throw FormatException.at(Violation.IO_ERROR, path, 0).note(String.valueOf(e.getMessage())).build(e);
             }
