@@ -158,6 +158,10 @@ public final class DumpCommand implements Callable<Integer> {
                     writer.sideFile(t);
                 }
                 done[0] += t.file().size();
+                writer.flush();
+                if (out.checkError()) {
+                    break; // the reader of stdout has gone (e.g. `| head`): stop reading
+                }
             }
             progress.done();
         } finally {
