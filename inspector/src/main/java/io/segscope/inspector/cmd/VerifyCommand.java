@@ -30,9 +30,9 @@ import java.util.stream.Stream;
 /** {@code segscope verify}: checks segments, indexes and side files as Kafka's tools and recovery do, and more. */
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Check Kafka log segments, their indexes and side files: a .log or side file,",
-            "a partition dir, a broker log dir, or an archive of one (.tar, .tar.gz/.tgz,",
-            ".zip, read in place). Checks every batch (framing, CRC, records, offsets),",
+            "Check segments, indexes and side files for damage, as Kafka's recovery would.",
+            "PATH is a .log or side file, a partition dir, a broker log dir, or an archive",
+            "of one (.tar, .tar.gz/.tgz, .tar.bz2, .tar.zst, .zip, read in place). Checks every batch (framing, CRC, records, offsets),",
             "offset/time/transaction index entries against the batches, producer",
             "snapshots, checkpoints, the leader-epoch checkpoint against the batches'",
             "epochs, and leftovers (orphan indexes, .tmp, .cleaned/.swap). After damage it",

@@ -64,9 +64,11 @@ public final class TextDumpWriter implements DumpWriter {
                 .append(" size ").append(b.sizeInBytes())
                 .append(' ').append(b.timestampType().kafkaName).append(' ').append(Times.iso(b.maxTimestamp()));
         if (b.magic() >= 2) {
-            line.append(" producer ").append(b.producerId()).append('/').append(b.producerEpoch())
-                    .append(" seq ").append(b.baseSequence()).append("..").append(b.lastSequence())
-                    .append(" leaderEpoch ").append(b.partitionLeaderEpoch());
+            if (b.producerId() >= 0) {
+                line.append(" producer ").append(b.producerId()).append('/').append(b.producerEpoch())
+                        .append(" seq ").append(b.baseSequence()).append("..").append(b.lastSequence());
+            }
+            line.append(" leaderEpoch ").append(b.partitionLeaderEpoch());
             if (b.isTransactional()) {
                 line.append(" transactional");
             }
