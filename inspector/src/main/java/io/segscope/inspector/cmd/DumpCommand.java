@@ -126,13 +126,15 @@ public final class DumpCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ByteFormat kf = CliOptions.byteFormat(keyFormat, "--key-format");
         ByteFormat vf = CliOptions.byteFormat(valueFormat, "--value-format");
+        RecordFilter filter = new RecordFilter(groups, topics, partitions, types, fromOffset, toOffset,
+                fromTime == null ? Long.MIN_VALUE : fromTime, toTime == null ? Long.MAX_VALUE : toTime);
+        boolean filtered = filter.looksInsideRecords() || groups != null || topics != null || partitions != null
+                || fromOffset != Long.MIN_VALUE || toOffset != Long.MAX_VALUE;
         DumpWriter writer = switch (format) {
             case kafka -> new KafkaDumpWriter(out, err, printDataLog);
             case jsonl -> new JsonlDumpWriter(out, err, kf, vf);
-            default -> new TextDumpWriter(out, err, kf, vf);
+            default -> new TextDumpWriter(out, err, kf, vf, filtered);
         };
-        RecordFilter filter = new RecordFilter(groups, topics, partitions, types, fromOffset, toOffset,
-                fromTime == null ? Long.MIN_VALUE : fromTime, toTime == null ? Long.MAX_VALUE : toTime);
         Set<FileKind> kinds = CliOptions.fileKinds(fileKinds);
         int exit = Segscope.EXIT_OK;
         try (Inputs inputs = Inputs.resolve(paths, CliOptions.include(include), kinds)) {

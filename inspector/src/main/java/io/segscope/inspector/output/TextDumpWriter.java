@@ -27,11 +27,18 @@ public final class TextDumpWriter implements DumpWriter {
     private final ByteFormat keyFormat;
     private final ByteFormat valueFormat;
     private final StringBuilder line = new StringBuilder(256);
-    private Batch pendingBatch;
+    private final boolean quietWhenEmpty;
+    private boolean headerShown;
     private long batches;
     private long records;
 
-    public TextDumpWriter(PrintWriter out, PrintWriter err, ByteFormat keyFormat, ByteFormat valueFormat) {
+    /**
+     * @param quietWhenEmpty print nothing for a file none of whose batches is shown (when filters
+     *     look inside records, files without a match are left out)
+     */
+    public TextDumpWriter(PrintWriter out, PrintWriter err, ByteFormat keyFormat, ByteFormat valueFormat,
+                          boolean quietWhenEmpty) {
+        this.quietWhenEmpty = quietWhenEmpty;
         this.out = out;
         this.err = err;
         this.keyFormat = keyFormat;
@@ -42,6 +49,14 @@ public final class TextDumpWriter implements DumpWriter {
     public void beginFile(Target target) {
         batches = 0;
         records = 0;
+        headerShown = false;
+        if (!quietWhenEmpty) {
+            header(target);
+        }
+    }
+
+    private void header(Target target) {
+        headerShown = true;
         line.setLength(0);
         line.append("== ").append(target.display());
         target.partition().ifPresent(p -> line.append("  topic ").append(quote(p.topic())).append(" partition ").append(p.partition()));
@@ -50,6 +65,9 @@ public final class TextDumpWriter implements DumpWriter {
 
     @Override
     public void batch(Target target, Batch b) {
+        if (!headerShown) {
+            header(target);
+        }
         batches++;
         line.setLength(0);
         line.append('@').append(b.position()).append(' ');
@@ -169,6 +187,13 @@ public final class TextDumpWriter implements DumpWriter {
 
     @Override
     public void endFile(Target target, Tail tail, long validBytes, long fileSize, String error) {
+        boolean clean = error == null && (tail == null || tail.isClean());
+        if (!headerShown && clean) {
+            return;
+        }
+        if (!headerShown) {
+            header(target);
+        }
         line.setLength(0);
         line.append("-- ").append(batches).append(" batches, ").append(records).append(" records shown");
         if (error != null) {
