@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 public final class Inputs implements AutoCloseable {
     /** KRaft snapshots: {@code <20-digit offset>-<10-digit epoch>.checkpoint}. */
     public static final Pattern KRAFT_SNAPSHOT = Pattern.compile("(\\d{20})-(\\d{10})\\.checkpoint");
+    /** The KRaft bootstrap snapshot a 3.x {@code kafka-storage format} leaves at the log dir root. */
+    public static final String BOOTSTRAP_CHECKPOINT = "bootstrap.checkpoint";
     private static final int MAX_SEARCH_DEPTH = 4;
 
     private final List<ArchiveTree> archives = new ArrayList<>();
@@ -115,6 +117,9 @@ public final class Inputs implements AutoCloseable {
                 LogDir logDir = new LogDir(entry);
                 logDirs.add(logDir);
                 problems.addAll(logDir.unrecognizedDirs());
+                if (kinds.contains(FileKind.LOG)) {
+                    logDir.file(BOOTSTRAP_CHECKPOINT).ifPresent(f -> targets.add(new Target(f, null, true, Optional.empty(), 0)));
+                }
                 List<PartitionDir> partitions = new ArrayList<>(logDir.partitions(include));
                 partitions.sort(Comparator.comparing((PartitionDir p) -> p.topic()).thenComparingInt(PartitionDir::partition)
                         .thenComparing(p -> p.name().status()));
@@ -147,6 +152,8 @@ public final class Inputs implements AutoCloseable {
         var m = KRAFT_SNAPSHOT.matcher(file.name());
         if (m.matches()) {
             targets.add(new Target(file, null, true, parentName, Long.parseLong(m.group(1))));
+        } else if (file.name().equals(BOOTSTRAP_CHECKPOINT)) {
+            targets.add(new Target(file, null, true, parentName, 0));
         } else {
             targets.add(new Target(file, name.map(SegmentFileName::kind).orElse(null), false, parentName,
                     name.map(SegmentFileName::baseOffset).orElse(-1L)));
