@@ -22,14 +22,18 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.internals.AppInfoParser;
 
 /**
- * Writes {@code testdata/corpus/kraft-4.4.0-*}: for each run, a real Kafka broker (KRaft,
+ * Writes {@code testdata/corpus/kraft-4.4.0-*} and {@code kraft-3.9.1-plain}: for each run, a
+ * real Kafka broker (KRaft,
  * combined broker+controller, child JVMs on 127.0.0.1) is formatted, started, driven by
  * {@link Workload}, snapshotted through the Admin API ({@link AdminSnapshot}), stopped with
  * SIGTERM or SIGKILL, and its log dir copied into the corpus and dumped with Kafka's own
  * DumpLogSegments ({@link Dumper}).
  *
  * <p>Run only on request, through the {@code generate-corpus} Maven profile (see
- * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed}.
+ * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed,3.9.1-plain}.
+ * A 4.4.0 broker runs on this JVM's class path; a 3.9.1 broker on the jars resolved from
+ * {@code testdata/generator-3.9.1/pom.xml} (two directories above {@code --out}), which never enter
+ * the build. Clients, Admin and DumpLogSegments are always 4.4.0.
  */
 public final class CorpusGenerator {
     private CorpusGenerator() {
@@ -54,7 +58,13 @@ public final class CorpusGenerator {
         Path work = Files.createTempDirectory("segscope-corpus-");
         try {
             for (String r : runs) {
-                generate(RunSpec.byShortName(r), out.toAbsolutePath(), work, classpath);
+                RunSpec spec = RunSpec.byShortName(r);
+                String brokerClasspath = classpath;
+                if (spec.kafkaVersion().equals(RunSpec.KAFKA_391)) {
+                    Path root = out.toAbsolutePath().getParent().getParent();
+                    brokerClasspath = LegacyCorpusGenerator.resolveKafka391(root, work);
+                }
+                generate(spec, out.toAbsolutePath(), work, brokerClasspath);
             }
         } finally {
             deleteTree(work);
@@ -120,7 +130,8 @@ public final class CorpusGenerator {
 
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("name", spec.name());
-        run.put("kafkaVersion", AppInfoParser.getVersion());
+        run.put("kafkaVersion", spec.kafkaVersion());
+        run.put("clientsAndDumpVersion", AppInfoParser.getVersion());
         run.put("mode", "KRaft, combined broker+controller, node.id=1, one log dir");
         run.put("seed", "0x" + Long.toHexString(spec.seed()));
         run.put("clusterId", clusterId);
