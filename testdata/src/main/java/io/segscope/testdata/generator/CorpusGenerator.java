@@ -41,7 +41,7 @@ public final class CorpusGenerator {
 
     public static void main(String[] args) throws Exception {
         Path out = Paths.get("corpus");
-        List<String> runs = List.of("plain", "compressed", "crashed");
+        List<String> runs = List.of("plain", "compressed", "crashed", "3.9.1-plain");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out":
@@ -51,7 +51,7 @@ public final class CorpusGenerator {
                     runs = List.of(args[++i].split(","));
                     break;
                 default:
-                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed]");
+                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed,3.9.1-plain]");
             }
         }
         String classpath = System.getProperty("java.class.path");
