@@ -1,25 +1,15 @@
 package io.segscope.format.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.segscope.format.coordinator.Bytes;
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.Decoded;
-import io.segscope.format.coordinator.EmbeddedProtocol;
-import io.segscope.format.coordinator.Field;
 import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.UnknownReason;
-import io.segscope.format.coordinator.Uuid;
-import io.segscope.format.coordinator.txn.TransactionState;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * JSON rendering of decoded coordinator records, byte-identical to what Kafka 4.4.0's
@@ -39,8 +29,6 @@ import java.util.Objects;
  * Uses jackson-core's streaming generator only.
  */
 public final class CoordinatorJson {
-    private static final JsonFactory FACTORY = new JsonFactory();
-
     /** The text DumpLogSegments prints for a tombstone value. */
     public static final String DELETE = "<DELETE>";
 
@@ -71,89 +59,27 @@ public final class CoordinatorJson {
 
     /** Writes one struct as Kafka's JsonConverter does, at the version it was read at. */
     public static void writeStruct(JsonGenerator g, StructValue v, CoordinatorTopic topic) throws IOException {
-        g.writeStartObject();
-        int version = v.version();
-        List<Field> fields = v.schema().fields();
-        boolean txnValue = topic == CoordinatorTopic.TRANSACTION_STATE && v.schema().name().equals("TransactionLogValue");
-        for (int i = 0; i < fields.size(); i++) {
-            Field f = fields.get(i);
-            Object value = v.get(i);
-            if (f.taggedVersions().contains(version)) {
-                if (Objects.equals(value, f.defaultValue())) {
-                    continue;
-                }
-            } else if (!f.versions().contains(version)) {
-                continue;
-            }
-            g.writeFieldName(f.jsonName());
-            if (txnValue && f.name().equals("TransactionStatus")) {
-                g.writeString(TransactionState.nameOf((Byte) value));
-            } else {
-                writeValue(g, value, topic);
-            }
-        }
-        g.writeEndObject();
-    }
-
-    private static void writeValue(JsonGenerator g, Object value, CoordinatorTopic topic) throws IOException {
-        if (value == null) {
-            g.writeNull();
-        } else if (value instanceof Long) {
-            g.writeNumber((Long) value);
-        } else if (value instanceof Integer) {
-            g.writeNumber((Integer) value);
-        } else if (value instanceof Short) {
-            g.writeNumber((Short) value);
-        } else if (value instanceof Byte) {
-            g.writeNumber((Byte) value);
-        } else if (value instanceof String) {
-            g.writeString((String) value);
-        } else if (value instanceof Uuid) {
-            g.writeString(value.toString());
-        } else if (value instanceof Bytes) {
-            g.writeBinary(((Bytes) value).array());
-        } else if (value instanceof StructValue) {
-            writeStruct(g, (StructValue) value, topic);
-        } else if (value instanceof EmbeddedProtocol) {
-            EmbeddedProtocol p = (EmbeddedProtocol) value;
-            if (p.dumpToolReadable()) {
-                writeStruct(g, p.struct(), topic);
-            } else {
-                g.writeBinary(p.raw().array());
-            }
-        } else if (value instanceof List) {
-            g.writeStartArray();
-            for (Object e : (List<?>) value) {
-                writeValue(g, e, topic);
-            }
-            g.writeEndArray();
-        } else if (value instanceof Boolean) {
-            g.writeBoolean((Boolean) value);
-        } else if (value instanceof Double) {
-            g.writeNumber((Double) value);
-        } else {
-            throw new IllegalStateException("unexpected value " + value.getClass());
-        }
+        StructJson.writeStruct(g, v, v.version(), StructJson.Nesting.OWN_VERSION, topic);
     }
 
     /** The key as compact JSON text: {@code {"type":"1","data":{"group":"g","topic":"t","partition":0}}}. */
     public static String keyText(Decoded d) {
-        return render(g -> writeKey(g, d));
+        return StructJson.render(g -> writeKey(g, d));
     }
 
     /** The value as compact JSON text, or {@value #DELETE} for a tombstone. */
     public static String valueText(Decoded d) {
-        return d.value() == null ? DELETE : render(g -> writeValue(g, d));
+        return d.value() == null ? DELETE : StructJson.render(g -> writeValue(g, d));
     }
 
     /** Only the {@code data} object of the key. */
     public static String keyDataText(Decoded d) {
-        return render(g -> writeStruct(g, d.key(), d.topic()));
+        return StructJson.render(g -> writeStruct(g, d.key(), d.topic()));
     }
 
     /** Only the {@code data} object of the value (null for a tombstone). */
     public static String valueDataText(Decoded d) {
-        return d.value() == null ? null : render(g -> writeStruct(g, d.value(), d.topic()));
+        return d.value() == null ? null : StructJson.render(g -> writeStruct(g, d.value(), d.topic()));
     }
 
     /**
@@ -181,19 +107,5 @@ public final class CoordinatorJson {
     private static boolean isKafka440Type(Unknown u) {
         RecordSchema s = CoordinatorRecordDecoder.forTopic(u.topic()).schemas().forType(u.recordType());
         return s == null || s.inKafka440();
-    }
-
-    private interface Body {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    private static String render(Body body) {
-        StringWriter w = new StringWriter(128);
-        try (JsonGenerator g = FACTORY.createGenerator(w)) {
-            body.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return w.toString();
     }
 }

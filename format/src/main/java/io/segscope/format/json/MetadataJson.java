@@ -1,22 +1,14 @@
 package io.segscope.format.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.segscope.format.coordinator.Bytes;
-import io.segscope.format.coordinator.Field;
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Uuid;
 import io.segscope.format.coordinator.metadata.ControlValue;
 import io.segscope.format.coordinator.metadata.ControlValueDecoder;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataResult;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.List;
-import java.util.Objects;
 
 /**
  * JSON text of KRaft metadata records and control record values, byte-identical to what Kafka
@@ -35,8 +27,6 @@ import java.util.Objects;
  * without padding, bytes standard base64. Uses jackson-core's streaming generator only.
  */
 public final class MetadataJson {
-    private static final JsonFactory FACTORY = new JsonFactory();
-
     private MetadataJson() {
     }
 
@@ -45,66 +35,17 @@ public final class MetadataJson {
      * the schema's valid versions (use the schema's {@code layoutVersion}).
      */
     public static void writeStruct(JsonGenerator g, StructValue v, int version) throws IOException {
-        g.writeStartObject();
-        List<Field> fields = v.schema().fields();
-        for (int i = 0; i < fields.size(); i++) {
-            Field f = fields.get(i);
-            Object value = v.get(i);
-            if (f.taggedVersions().contains(version)) {
-                if (Objects.equals(value, f.defaultValue())) {
-                    continue;
-                }
-            } else if (!f.versions().contains(version)) {
-                continue;
-            }
-            g.writeFieldName(f.jsonName());
-            writeValue(g, value, version);
-        }
-        g.writeEndObject();
-    }
-
-    private static void writeValue(JsonGenerator g, Object value, int version) throws IOException {
-        if (value == null) {
-            g.writeNull();
-        } else if (value instanceof Long) {
-            g.writeNumber((Long) value);
-        } else if (value instanceof Integer) {
-            g.writeNumber((Integer) value);
-        } else if (value instanceof Short) {
-            g.writeNumber((Short) value);
-        } else if (value instanceof Byte) {
-            g.writeNumber((Byte) value);
-        } else if (value instanceof String) {
-            g.writeString((String) value);
-        } else if (value instanceof Uuid) {
-            g.writeString(value.toString());
-        } else if (value instanceof Bytes) {
-            g.writeBinary(((Bytes) value).array());
-        } else if (value instanceof StructValue) {
-            writeStruct(g, (StructValue) value, version);
-        } else if (value instanceof List) {
-            g.writeStartArray();
-            for (Object e : (List<?>) value) {
-                writeValue(g, e, version);
-            }
-            g.writeEndArray();
-        } else if (value instanceof Boolean) {
-            g.writeBoolean((Boolean) value);
-        } else if (value instanceof Double) {
-            g.writeNumber((Double) value);
-        } else {
-            throw new IllegalStateException("unexpected value " + value.getClass());
-        }
+        StructJson.writeStruct(g, v, version, StructJson.Nesting.OUTER_VERSION, null);
     }
 
     /** Only the record's {@code data} object: {@code MetadataJsonConverters.writeJson(message, version)}. */
     public static String dataText(MetadataDecoded d) {
-        return render(g -> writeStruct(g, d.value(), d.value().version()));
+        return StructJson.render(g -> writeStruct(g, d.value(), d.value().version()));
     }
 
     /** {@code {"type":"PARTITION_RECORD","version":2,"data":{...}}}. */
     public static String payloadText(MetadataDecoded d) {
-        return render(g -> {
+        return StructJson.render(g -> {
             g.writeStartObject();
             g.writeStringField("type", d.typeName());
             g.writeNumberField("version", d.version());
@@ -152,25 +93,11 @@ public final class MetadataJson {
 
     /** {@link #writeControlData} as text. */
     public static String controlDataText(ControlValue.Message m) {
-        return render(g -> writeControlData(g, m));
+        return StructJson.render(g -> writeControlData(g, m));
     }
 
     /** {@link #controlText} of the value decoded from {@code buf[off, off+len)} (null buffer or -1: null value). */
     public static String controlText(short typeId, ByteBuffer buf, int off, int len) {
         return controlText(ControlValueDecoder.decode(typeId, buf, off, len));
-    }
-
-    private interface Body {
-        void write(JsonGenerator g) throws IOException;
-    }
-
-    private static String render(Body body) {
-        StringWriter w = new StringWriter(128);
-        try (JsonGenerator g = FACTORY.createGenerator(w)) {
-            body.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return w.toString();
     }
 }

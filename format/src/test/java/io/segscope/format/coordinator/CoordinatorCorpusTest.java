@@ -9,10 +9,7 @@ import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.RecordIterator;
 import io.segscope.testdata.Corpus;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -37,7 +34,7 @@ class CoordinatorCorpusTest {
                 .toList();
         Assumptions.assumeFalse(logs.isEmpty(), "no coordinator segments in " + Corpus.corpus());
 
-        Map<Path, Map<Long, String>> dumped = dumpedLines();
+        Map<Path, Map<Long, String>> dumped = DumpOutput.inCorpus(dump -> true);
         int records = 0;
         int compared = 0;
         java.util.TreeMap<String, Integer> kinds = new java.util.TreeMap<>();
@@ -76,57 +73,5 @@ class CoordinatorCorpusTest {
         assertThat(records).isPositive();
         System.out.printf("coordinator corpus: %d segments, %d records decoded, %d compared with DumpLogSegments: %s%n",
                 logs.size(), records, compared, kinds);
-    }
-
-    /**
-     * DumpLogSegments output files in the corpus: for each segment they dump ({@code Dumping <path>},
-     * the path as given on its command line, resolved against the corpus run that holds the dump),
-     * the record lines by offset.
-     */
-    private static Map<Path, Map<Long, String>> dumpedLines() throws IOException {
-        Map<Path, Map<Long, String>> out = new HashMap<>();
-        Path corpus = Corpus.corpus();
-        for (Path dump : Corpus.filesEndingWith(corpus, "")) {
-            if (!dump.toString().contains("/dump/") || Files.size(dump) > 256L << 20) {
-                continue;
-            }
-            Path run = corpus.resolve(corpus.relativize(dump).getName(0));
-            Map<Long, String> current = null;
-            List<String> text;
-            try {
-                text = Files.readAllLines(dump, StandardCharsets.UTF_8);
-            } catch (java.nio.charset.CharacterCodingException notText) {
-                continue;
-            }
-            for (String line : text) {
-                if (line.startsWith("Dumping ")) {
-                    Path segment = locate(run, line.substring("Dumping ".length()).trim());
-                    current = segment == null ? null : out.computeIfAbsent(segment, k -> new HashMap<>());
-                } else if (current != null && DumpLines.isRecordLine(line)) {
-                    current.put(DumpLines.offsetOf(line), line);
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The segment a dump's path names: the file under the run whose path ends with it. */
-    private static Path locate(Path run, String dumpedPath) {
-        Path given = Path.of(dumpedPath).normalize();
-        int n = given.getNameCount();
-        if (n < 2) {
-            return null;
-        }
-        List<Path> candidates = Corpus.filesEndingWith(run, given.getFileName().toString());
-        // the longest match wins: several log dirs of one run may hold the same partition
-        for (int keep = n; keep >= 2; keep--) {
-            Path tail = given.subpath(n - keep, n);
-            for (Path candidate : candidates) {
-                if (candidate.endsWith(tail)) {
-                    return candidate.toAbsolutePath().normalize();
-                }
-            }
-        }
-        return null;
     }
 }

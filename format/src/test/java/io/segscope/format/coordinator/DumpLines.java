@@ -3,42 +3,10 @@ package io.segscope.format.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.json.CoordinatorJson;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Reads Kafka DumpLogSegments output and checks segscope's text against its record lines. */
+/** Checks segscope's text against the record lines of Kafka's DumpLogSegments output ({@link DumpOutput}). */
 final class DumpLines {
-    // DOTALL: Jackson does not escape U+2028/U+0085, which '.' would not match otherwise
-    private static final Pattern RECORD_LINE = Pattern.compile("^\\| offset: (\\d+) .*", Pattern.DOTALL);
-
     private DumpLines() {
-    }
-
-    /** The {@code | offset: N ...} lines of one segment's output, by offset. */
-    static Map<Long, String> byOffset(List<String> lines) {
-        Map<Long, String> m = new HashMap<>();
-        for (String line : lines) {
-            Matcher x = RECORD_LINE.matcher(line);
-            if (x.matches()) {
-                m.put(Long.parseLong(x.group(1)), line);
-            }
-        }
-        return m;
-    }
-
-    static boolean isRecordLine(String line) {
-        return RECORD_LINE.matcher(line).matches();
-    }
-
-    static long offsetOf(String line) {
-        Matcher x = RECORD_LINE.matcher(line);
-        if (!x.matches()) {
-            throw new IllegalArgumentException(line);
-        }
-        return Long.parseLong(x.group(1));
     }
 
     /**

@@ -7,10 +7,7 @@ import io.segscope.format.io.MappedSource;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.RecordIterator;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,12 +53,12 @@ class DumpLogSegmentsToolTest {
         }
         Path segment = dir.resolve(topic.topicName() + "-0").resolve("00000000000000000000.log");
         Files.createDirectories(segment.getParent());
-        MemoryRecords mr = MemoryRecords.withRecords(compression(codec), records.toArray(new SimpleRecord[0]));
+        MemoryRecords mr = MemoryRecords.withRecords(KafkaOracle.compression(codec), records.toArray(new SimpleRecord[0]));
         byte[] bytes = new byte[mr.sizeInBytes()];
         mr.buffer().duplicate().get(bytes);
         Files.write(segment, bytes);
 
-        Map<Long, String> lines = DumpLines.byOffset(dump(decoderOption, segment));
+        Map<Long, String> lines = DumpOutput.byOffset(DumpOutput.run(decoderOption, "--files", segment.toString()));
         assertThat(lines).hasSize(records.size());
 
         CoordinatorRecordDecoder decoder = CoordinatorRecordDecoder.forTopic(topic);
@@ -86,11 +82,8 @@ class DumpLogSegmentsToolTest {
     /** A valid random record, or one of the damaged kinds DumpLogSegments reports on its own line. */
     private static SimpleRecord record(KafkaRoundTripTest.Cell cell, Random random) {
         RandomMessages gen = new RandomMessages(random);
-        String pkg = KafkaOracle.generatedPackage(cell.topic());
-        byte[] k = KafkaOracle.keyBytes(KafkaOracle.readJson(pkg + cell.schema().key().name(),
-                gen.json(cell.schema().key(), (short) 0), (short) 0));
-        byte[] v = KafkaOracle.valueBytes(cell.version(), KafkaOracle.readJson(pkg + cell.schema().value().name(),
-                gen.json(cell.schema().value(), cell.version()), cell.version()));
+        byte[] k = KafkaOracle.keyBytes(gen.key(cell));
+        byte[] v = KafkaOracle.valueBytes(cell.version(), gen.value(cell));
         switch (random.nextInt(10)) {
             case 0: // tombstone
                 return new SimpleRecord(1000L, k, null);
@@ -105,29 +98,5 @@ class DumpLogSegmentsToolTest {
             default:
                 return new SimpleRecord(1000L, k, v);
         }
-    }
-
-    private static Compression compression(String codec) {
-        switch (codec) {
-            case "lz4": return Compression.lz4().build();
-            case "zstd": return Compression.zstd().build();
-            case "gzip": return Compression.gzip().build();
-            case "snappy": return Compression.snappy().build();
-            default: return Compression.NONE;
-        }
-    }
-
-    /** Runs {@code DumpLogSegments.main} and returns what it printed. */
-    private static List<String> dump(String decoderOption, Path segment) throws Exception {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            Class.forName("org.apache.kafka.tools.DumpLogSegments").getMethod("main", String[].class)
-                    .invoke(null, (Object) new String[] {decoderOption, "--files", segment.toString()});
-        } finally {
-            System.setOut(out);
-        }
-        return captured.toString(StandardCharsets.UTF_8).lines().toList();
     }
 }

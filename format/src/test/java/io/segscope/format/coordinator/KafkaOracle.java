@@ -15,7 +15,7 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
  * class by name: JsonConverter.read builds a message from JSON text, MessageUtil serializes it as
  * the coordinators do, and DumpLogSegments' own parsers print it.
  */
-final class KafkaOracle {
+public final class KafkaOracle {
     private static final Object MAPPER;
     private static final Method READ_TREE;
     private static final Class<?> JSON_NODE;
@@ -43,7 +43,7 @@ final class KafkaOracle {
     }
 
     /** {@code <Name>JsonConverter.read(json, version)}. */
-    static Object readJson(String className, String json, short version) {
+    public static Object readJson(String className, String json, short version) {
         try {
             Object node = READ_TREE.invoke(MAPPER, json);
             Class<?> conv = Class.forName(className + "JsonConverter");
@@ -52,6 +52,17 @@ final class KafkaOracle {
             throw new IllegalStateException("Kafka rejected " + json, e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The compression of a codec name ({@code none}, {@code gzip}, {@code snappy}, {@code lz4}, {@code zstd}) at its default level. */
+    public static Compression compression(String codec) {
+        switch (codec) {
+            case "lz4": return Compression.lz4().build();
+            case "zstd": return Compression.zstd().build();
+            case "gzip": return Compression.gzip().build();
+            case "snappy": return Compression.snappy().build();
+            default: return Compression.NONE;
         }
     }
 

@@ -1,10 +1,7 @@
 package io.segscope.format.coordinator;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.Random;
@@ -18,54 +15,46 @@ import java.util.Random;
  * protocol bytes written by Kafka's classes (sometimes at a newer version with extra bytes,
  * sometimes garbage).
  */
-final class RandomMessages {
-    private static final JsonFactory FACTORY = new JsonFactory();
+final class RandomMessages extends RandomJson {
     private static final String[] PIECES = {"a", "b", "z", "0", "9", "-", "_", ".", " ", "\"", "\\", "/", "\n", "\t",
         "\u0001", "\u001f", "\u007f", "é", "ß", "组", "\u2028", "😀", "orders", "group-1", "consumer"};
 
-    private final Random r;
+    /** Whether the GroupMetadataValue being written got protocolType {@code consumer} (it precedes members). */
+    private boolean consumer;
 
     RandomMessages(Random r) {
-        this.r = r;
+        super(r, PIECES);
     }
 
-    String json(StructSchema schema, short version) {
-        StringWriter w = new StringWriter();
-        try (JsonGenerator g = FACTORY.createGenerator(w)) {
-            writeStruct(g, schema, version);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return w.toString();
+    /** Kafka's message for a random key of the cell's record type. */
+    Object key(KafkaRoundTripTest.Cell cell) {
+        return KafkaOracle.readJson(KafkaOracle.generatedPackage(cell.topic()) + cell.schema().key().name(),
+                json(cell.schema().key(), (short) 0), (short) 0);
     }
 
-    private void writeStruct(JsonGenerator g, StructSchema schema, short version) throws IOException {
-        g.writeStartObject();
-        boolean consumer = false;
-        for (Field f : schema.fields()) {
-            boolean tagged = f.taggedVersions().contains(version);
-            if (!tagged && !f.versions().contains(version)) {
-                continue;
+    /** Kafka's message for a random value of the cell's record type at its version. */
+    Object value(KafkaRoundTripTest.Cell cell) {
+        return KafkaOracle.readJson(KafkaOracle.generatedPackage(cell.topic()) + cell.schema().value().name(),
+                json(cell.schema().value(), cell.version()), cell.version());
+    }
+
+    @Override
+    protected void writeFieldValue(JsonGenerator g, StructSchema schema, Field f, short version) throws IOException {
+        if (!schema.name().equals("GroupMetadataValue")) {
+            writeField(g, f, version);
+        } else if (f.name().equals("protocolType")) {
+            consumer = r.nextBoolean();
+            g.writeString(consumer ? "consumer" : string());
+        } else if (consumer && f.name().equals("members")) {
+            g.writeStartArray();
+            int n = r.nextInt(3);
+            for (int i = 0; i < n; i++) {
+                writeMember(g, f.struct(), version);
             }
-            if (tagged && r.nextInt(3) == 0) {
-                continue;
-            }
-            g.writeFieldName(f.jsonName());
-            if (schema.name().equals("GroupMetadataValue") && f.name().equals("protocolType")) {
-                consumer = r.nextBoolean();
-                g.writeString(consumer ? "consumer" : string());
-            } else if (consumer && f.name().equals("members")) {
-                g.writeStartArray();
-                int n = r.nextInt(3);
-                for (int i = 0; i < n; i++) {
-                    writeMember(g, f.struct(), version);
-                }
-                g.writeEndArray();
-            } else {
-                writeField(g, f, version);
-            }
+            g.writeEndArray();
+        } else {
+            writeField(g, f, version);
         }
-        g.writeEndObject();
     }
 
     private void writeMember(JsonGenerator g, StructSchema member, short version) throws IOException {
@@ -102,73 +91,6 @@ final class RandomMessages {
             ByteBuffer.wrap(longer).putShort(0, (short) (4 + r.nextInt(6)));
             return longer;
         }
-        return b;
-    }
-
-    private void writeField(JsonGenerator g, Field f, short version) throws IOException {
-        boolean nullable = f.nullableVersions().contains(version);
-        if (nullable && r.nextInt(4) == 0) {
-            g.writeNull();
-            return;
-        }
-        switch (f.type()) {
-            case ARRAY: {
-                g.writeStartArray();
-                int n = r.nextInt(4);
-                for (int i = 0; i < n; i++) {
-                    if (f.elementType() == FieldType.STRUCT) {
-                        writeStruct(g, f.struct(), version);
-                    } else {
-                        writeScalar(g, f.elementType());
-                    }
-                }
-                g.writeEndArray();
-                return;
-            }
-            case STRUCT:
-                writeStruct(g, f.struct(), version);
-                return;
-            default:
-                writeScalar(g, f.type());
-        }
-    }
-
-    private void writeScalar(JsonGenerator g, FieldType t) throws IOException {
-        switch (t) {
-            case BOOL: g.writeBoolean(r.nextBoolean()); return;
-            case INT8: g.writeNumber(pick(new long[] {0, -1, 1, Byte.MIN_VALUE, Byte.MAX_VALUE}, r.nextInt(256) - 128)); return;
-            case INT16: g.writeNumber(pick(new long[] {0, -1, 1, Short.MIN_VALUE, Short.MAX_VALUE}, r.nextInt(65536) - 32768)); return;
-            case UINT16: g.writeNumber(pick(new long[] {0, 1, 65535, 9092}, r.nextInt(65536))); return;
-            case INT32: g.writeNumber(pick(new long[] {0, -1, 1, Integer.MIN_VALUE, Integer.MAX_VALUE}, r.nextInt())); return;
-            case INT64: g.writeNumber(pick(new long[] {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE}, r.nextLong())); return;
-            case FLOAT64: g.writeNumber(r.nextDouble()); return;
-            case UUID: {
-                byte[] b = r.nextInt(5) == 0 ? new byte[16] : bytes(16);
-                g.writeString(Base64.getUrlEncoder().withoutPadding().encodeToString(b));
-                return;
-            }
-            case STRING: g.writeString(string()); return;
-            case BYTES: g.writeString(Base64.getEncoder().encodeToString(bytes(r.nextInt(12)))); return;
-            default: throw new IllegalStateException(t.name());
-        }
-    }
-
-    private long pick(long[] edges, long random) {
-        return r.nextInt(4) == 0 ? edges[r.nextInt(edges.length)] : random;
-    }
-
-    String string() {
-        int n = r.nextInt(6);
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            sb.append(PIECES[r.nextInt(PIECES.length)]);
-        }
-        return sb.toString();
-    }
-
-    byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        r.nextBytes(b);
         return b;
     }
 }

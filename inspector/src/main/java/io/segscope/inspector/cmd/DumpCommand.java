@@ -37,10 +37,12 @@ import java.util.concurrent.Callable;
 @Command(name = "dump", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Print the batches and records of Kafka log segments.",
-            "PATH is a .log (or index, snapshot) file, a partition dir, a broker log dir, or an archive of one",
-            "(.tar, .tar.gz/.tgz, .tar.bz2, .tar.zst, .zip), read in place.",
-            "Records of __consumer_offsets, __transaction_state and __share_group_state are decoded;",
-            "other topics' keys and values print as text when printable UTF-8, else base64."},
+            "PATH is a .log (or index, snapshot) file, a partition dir, a broker log dir,",
+            "or an archive of one (.tar, .tar.gz/.tgz, .tar.bz2, .tar.zst, .zip), read",
+            "in place. Records of __consumer_offsets, __transaction_state,",
+            "__share_group_state and the KRaft metadata log are decoded with Kafka's",
+            "field names; other topics' keys and values print as text when printable",
+            "UTF-8, else base64.", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:everything read", "1:damage found (the rest of the file or batch was skipped)",
             "2:usage error", "3:I/O error"})

@@ -23,8 +23,25 @@ final class Progress {
         this.totalBytes = totalBytes;
     }
 
+    /**
+     * True when stderr is a terminal. stdout is usually a pipe or a file while progress matters,
+     * so System.console() (which needs stdin and stdout to be terminals) is not the test: on Linux
+     * the target of fd 2 says it; elsewhere fall back to System.console().
+     */
     static boolean stderrIsTerminal() {
-        return System.console() != null && System.getenv("SEGSCOPE_NO_PROGRESS") == null;
+        if (System.getenv("SEGSCOPE_NO_PROGRESS") != null) {
+            return false;
+        }
+        try {
+            java.nio.file.Path fd2 = java.nio.file.Paths.get("/proc/self/fd/2");
+            if (java.nio.file.Files.isSymbolicLink(fd2)) {
+                String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
+                return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+            }
+        } catch (java.io.IOException | SecurityException e) {
+            // fall through
+        }
+        return System.console() != null;
     }
 
     void update(long bytesDone, long records) {

@@ -206,6 +206,63 @@ public final class JsonlDumpWriter implements DumpWriter {
         }
     }
 
+    /** One object per index or snapshot entry: {@code file}, {@code kind} and the entry's fields. */
+    @Override
+    public void sideFile(Target target) {
+        try {
+            boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
+                @Override
+                public void indexEntry(long offset, int position) {
+                    entry(target, "offset-index", "offset", offset, "position", position);
+                }
+
+                @Override
+                public void emptyIndex() {
+                }
+
+                @Override
+                public void timeIndexEntry(long timestamp, long offset) {
+                    entry(target, "time-index", "timestamp", timestamp, "offset", offset);
+                }
+
+                @Override
+                public void txnIndexEntry(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
+                    entry(target, "txn-index", "producerId", producerId, "firstOffset", firstOffset,
+                            "lastOffset", lastOffset, "lastStableOffset", lastStableOffset);
+                }
+
+                @Override
+                public void snapshotEntry(io.segscope.format.state.ProducerSnapshotReader s, int i) {
+                    entry(target, "producer-snapshot", "producerId", s.producerId(i), "producerEpoch", s.epoch(i),
+                            "lastSequence", s.lastSequence(i), "lastOffset", s.lastOffset(i), "offsetDelta", s.offsetDelta(i),
+                            "timestamp", s.timestamp(i), "coordinatorEpoch", s.coordinatorEpoch(i),
+                            "currentTxnFirstOffset", s.currentTxnFirstOffset(i));
+                }
+            });
+            if (!known) {
+                err.print(target.display() + ": not a segment or side file, skipped\n");
+            }
+        } catch (io.segscope.format.error.FormatException e) {
+            err.print(e.getMessage() + "\n");
+        }
+    }
+
+    /** {@code {"file":..., "kind":..., name: value, ...}} with numeric values. */
+    private void entry(Target target, String kind, Object... nameValues) {
+        try {
+            g.writeStartObject();
+            g.writeStringField("file", target.display());
+            g.writeStringField("kind", kind);
+            for (int i = 0; i < nameValues.length; i += 2) {
+                g.writeNumberField((String) nameValues[i], ((Number) nameValues[i + 1]).longValue());
+            }
+            g.writeEndObject();
+            g.writeRaw('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void flush() {
         try {

@@ -8,13 +8,8 @@ import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.Tail;
 import io.segscope.format.error.FormatException;
-import io.segscope.format.index.OffsetIndexReader;
-import io.segscope.format.index.TimeIndexReader;
-import io.segscope.format.index.TxnIndexReader;
-import io.segscope.format.io.ByteSource;
 import io.segscope.format.state.ProducerSnapshotReader;
 import io.segscope.inspector.input.Inputs;
-import io.segscope.inspector.input.RandomAccess;
 import io.segscope.inspector.input.Target;
 
 import java.io.PrintWriter;
@@ -159,66 +154,54 @@ public final class KafkaDumpWriter implements DumpWriter {
     @Override
     public void sideFile(Target target) {
         out.print("Dumping " + target.display() + "\n");
-        if (target.kind() == null) {
-            err.print("Ignoring unknown file " + target.display() + "\n");
-            return;
-        }
-        try (ByteSource source = RandomAccess.open(target.file())) {
-            switch (target.kind()) {
-                case INDEX -> {
-                    // Kafka assumes the file is exact and stops at a slot > 0 holding the base offset; a
-                    // preallocated index whose slot 0 is zero is empty, not an entry (position 0, base offset).
-                    OffsetIndexReader index = new OffsetIndexReader().wrap(source, target.baseOffset());
-                    if (index.entries() == 0) {
-                        out.print(target.display() + " is empty.\n");
-                    }
-                    for (int i = 0; i < index.entries(); i++) {
-                        out.print("offset: " + index.offset(i) + " position: " + index.position(i) + "\n");
-                    }
+        try {
+            boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
+                @Override
+                public void indexEntry(long offset, int position) {
+                    out.print("offset: " + offset + " position: " + position + "\n");
                 }
-                case TIME_INDEX -> {
-                    TimeIndexReader index = new TimeIndexReader().wrap(source, target.baseOffset());
-                    for (int i = 0; i < index.entries(); i++) {
-                        out.print("timestamp: " + index.timestamp(i) + " offset: " + index.offset(i) + "\n");
-                    }
+
+                @Override
+                public void emptyIndex() {
+                    // Kafka prints slot 0 of a never-written preallocated index as an entry: a documented deviation
+                    out.print(target.display() + " is empty.\n");
                 }
-                case TXN_INDEX -> {
-                    TxnIndexReader index = new TxnIndexReader().wrap(source, target.baseOffset());
-                    for (int i = 0; i < index.entries(); i++) {
-                        out.print("version: 0 producerId: " + index.producerId(i) + " firstOffset: " + index.firstOffset(i)
-                                + " lastOffset: " + index.lastOffset(i) + " lastStableOffset: " + index.lastStableOffset(i) + "\n");
-                    }
+
+                @Override
+                public void timeIndexEntry(long timestamp, long offset) {
+                    out.print("timestamp: " + timestamp + " offset: " + offset + "\n");
                 }
-                case SNAPSHOT -> snapshot(source);
-                default -> err.print("Ignoring unknown file " + target.display() + "\n");
+
+                @Override
+                public void txnIndexEntry(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
+                    out.print("version: 0 producerId: " + producerId + " firstOffset: " + firstOffset
+                            + " lastOffset: " + lastOffset + " lastStableOffset: " + lastStableOffset + "\n");
+                }
+
+                @Override
+                public void snapshotEntry(ProducerSnapshotReader snap, int i) {
+                    long txnFirst = snap.currentTxnFirstOffset(i);
+                    line.setLength(0);
+                    line.append("producerId: ").append(snap.producerId(i))
+                            .append(" producerEpoch: ").append(snap.epoch(i))
+                            .append(" coordinatorEpoch: ").append(snap.coordinatorEpoch(i))
+                            .append(" currentTxnFirstOffset: ").append(txnFirst >= 0 ? "OptionalLong[" + txnFirst + "]" : "OptionalLong.empty")
+                            .append(" lastTimestamp: ").append(snap.timestamp(i));
+                    if (snap.lastOffset(i) >= 0) {
+                        line.append(" firstSequence: ").append(SideFiles.firstSequence(snap.lastSequence(i), snap.offsetDelta(i)))
+                                .append(" lastSequence: ").append(snap.lastSequence(i))
+                                .append(" lastOffset: ").append(snap.lastOffset(i))
+                                .append(" offsetDelta: ").append(snap.offsetDelta(i))
+                                .append(" timestamp: ").append(snap.timestamp(i));
+                    }
+                    out.print(line.append('\n'));
+                }
+            });
+            if (!known) {
+                err.print("Ignoring unknown file " + target.display() + "\n");
             }
         } catch (FormatException e) {
             err.print(e.getMessage() + "\n");
-        }
-    }
-
-    private void snapshot(ByteSource source) {
-        ProducerSnapshotReader snap = new ProducerSnapshotReader().wrap(source);
-        snap.verifyCrc();
-        for (int i = 0; i < snap.count(); i++) {
-            long txnFirst = snap.currentTxnFirstOffset(i);
-            line.setLength(0);
-            line.append("producerId: ").append(snap.producerId(i))
-                    .append(" producerEpoch: ").append(snap.epoch(i))
-                    .append(" coordinatorEpoch: ").append(snap.coordinatorEpoch(i))
-                    .append(" currentTxnFirstOffset: ").append(txnFirst >= 0 ? "OptionalLong[" + txnFirst + "]" : "OptionalLong.empty")
-                    .append(" lastTimestamp: ").append(snap.timestamp(i));
-            if (snap.lastOffset(i) >= 0) {
-                int lastSeq = snap.lastSequence(i);
-                int delta = snap.offsetDelta(i);
-                int firstSeq = lastSeq < delta ? Integer.MAX_VALUE - (delta - lastSeq) + 1 : lastSeq - delta;
-                line.append(" firstSequence: ").append(firstSeq)
-                        .append(" lastSequence: ").append(lastSeq)
-                        .append(" lastOffset: ").append(snap.lastOffset(i))
-                        .append(" offsetDelta: ").append(delta)
-                        .append(" timestamp: ").append(snap.timestamp(i));
-            }
-            out.print(line.append('\n'));
         }
     }
 

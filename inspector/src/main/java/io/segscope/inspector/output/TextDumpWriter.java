@@ -208,6 +208,49 @@ public final class TextDumpWriter implements DumpWriter {
         }
     }
 
+    /** Index and snapshot entries, one line each, times in ISO-8601 UTC. */
+    @Override
+    public void sideFile(Target target) {
+        header(target);
+        try {
+            boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
+                @Override
+                public void indexEntry(long offset, int position) {
+                    out.print("  offset " + offset + " position " + position + "\n");
+                }
+
+                @Override
+                public void emptyIndex() {
+                    out.print("  (no entries)\n");
+                }
+
+                @Override
+                public void timeIndexEntry(long timestamp, long offset) {
+                    out.print("  " + Times.iso(timestamp) + " (" + timestamp + ") offset " + offset + "\n");
+                }
+
+                @Override
+                public void txnIndexEntry(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
+                    out.print("  aborted producer " + producerId + " offsets " + firstOffset + ".." + lastOffset
+                            + " lastStableOffset " + lastStableOffset + "\n");
+                }
+
+                @Override
+                public void snapshotEntry(io.segscope.format.state.ProducerSnapshotReader s, int i) {
+                    out.print("  producer " + s.producerId(i) + "/" + s.epoch(i) + " lastSequence " + s.lastSequence(i)
+                            + " lastOffset " + s.lastOffset(i) + " offsetDelta " + s.offsetDelta(i) + " time "
+                            + Times.iso(s.timestamp(i)) + " coordinatorEpoch " + s.coordinatorEpoch(i)
+                            + " currentTxnFirstOffset " + s.currentTxnFirstOffset(i) + "\n");
+                }
+            });
+            if (!known) {
+                err.print(target.display() + ": not a segment or side file, skipped\n");
+            }
+        } catch (io.segscope.format.error.FormatException e) {
+            err.print(e.getMessage() + "\n");
+        }
+    }
+
     @Override
     public void flush() {
         out.flush();

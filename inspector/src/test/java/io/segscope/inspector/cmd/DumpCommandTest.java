@@ -189,6 +189,26 @@ class DumpCommandTest {
     }
 
     @Test
+    void sideFilesInTextAndJsonl() {
+        Path part = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/txn-orders-0");
+        Run text = Run.of("dump", "--files", "txnindex", part.toString());
+        assertThat(text.out()).contains("00000000000000000000.txnindex  topic \"txn-orders\" partition 0\n"
+                + "  aborted producer ");
+        Run jsonl = Run.of("dump", "--format", "jsonl", "--files", "txnindex", part.toString());
+        List<String> lines = jsonl.out().lines().toList();
+        assertThat(lines).isNotEmpty().allMatch(l -> l.contains("\"kind\":\"txn-index\",\"producerId\":"));
+        // the same entries Kafka's tool printed for this file
+        long kafkaLines;
+        try {
+            kafkaLines = Files.readAllLines(Corpus.corpus().resolve("kraft-4.4.0-plain/dump/txn-orders-0/00000000000000000000.txnindex.txt"))
+                    .stream().filter(l -> l.startsWith("version: 0 producerId:")).count();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertThat((long) lines.size()).isEqualTo(kafkaLines).isPositive();
+    }
+
+    @Test
     void exitCodes(@TempDir Path dir) throws IOException {
         assertThat(Run.of("dump", dir.resolve("missing").toString()).exit()).isEqualTo(3);
         assertThat(Run.of("dump", "--format", "nope", dir.toString()).exit()).isEqualTo(2);

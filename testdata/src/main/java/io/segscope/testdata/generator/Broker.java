@@ -3,8 +3,6 @@ package io.segscope.testdata.generator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,8 +55,8 @@ final class Broker {
         this.workDir = workDir;
         this.logDir = logDir;
         this.classpath = classpath;
-        this.brokerPort = freePort();
-        this.controllerPort = freePort();
+        this.brokerPort = ChildJvms.freePort();
+        this.controllerPort = ChildJvms.freePort();
         config.put("process.roles", "broker,controller");
         config.put("node.id", "1");
         config.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
@@ -184,7 +182,7 @@ final class Broker {
 
     private Process startJvm(List<String> mainAndArgs, Path output) throws IOException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(ChildJvms.javaBin());
         cmd.add("-Xmx512m");
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-Djava.awt.headless=true");
@@ -199,14 +197,5 @@ final class Broker {
         Process p = pb.start();
         LIVE.add(p);
         return p;
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

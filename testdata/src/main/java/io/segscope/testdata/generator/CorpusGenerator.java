@@ -2,12 +2,9 @@ package io.segscope.testdata.generator;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,8 +20,8 @@ import org.apache.kafka.common.utils.internals.AppInfoParser;
 
 /**
  * Writes {@code testdata/corpus/kraft-4.4.0-*} and {@code kraft-3.9.1-plain}: for each run, a
- * real Kafka broker (KRaft,
- * combined broker+controller, child JVMs on 127.0.0.1) is formatted, started, driven by
+ * real Kafka broker (KRaft, combined broker+controller, child JVMs on 127.0.0.1) is formatted,
+ * started, driven by
  * {@link Workload}, snapshotted through the Admin API ({@link AdminSnapshot}), stopped with
  * SIGTERM or SIGKILL, and its log dir copied into the corpus and dumped with Kafka's own
  * DumpLogSegments ({@link Dumper}).
@@ -67,7 +64,7 @@ public final class CorpusGenerator {
                 generate(spec, out.toAbsolutePath(), work, brokerClasspath);
             }
         } finally {
-            deleteTree(work);
+            Trees.deleteTree(work);
         }
         // Client threads of closed-but-unreachable consumers must not keep the JVM alive.
         System.exit(0);
@@ -116,9 +113,9 @@ public final class CorpusGenerator {
         System.out.println("[" + spec.name() + "] broker stopped with " + stop + " (exit " + exitCode + ")");
 
         Path runDir = out.resolve(spec.name());
-        deleteTree(runDir);
+        Trees.deleteTree(runDir);
         Path logDir = runDir.resolve("logdir");
-        copyTree(liveLogDir, logDir);
+        Trees.copyTree(liveLogDir, logDir);
         List<Map<String, Object>> trimmed = trimMetadataLogIndexes(logDir.resolve("__cluster_metadata-0"));
         List<Map<String, Object>> manifest = manifest(logDir);
         Map<String, Object> dumped = new Dumper(runDir).dumpAll(logDir, runDir.resolve("dump"));
@@ -151,7 +148,7 @@ public final class CorpusGenerator {
         run.put("dumpFlags", dumped);
         run.put("logdirManifest", manifest);
         Json.write(runDir.resolve("run.json"), run);
-        deleteTree(runWork);
+        Trees.deleteTree(runWork);
         System.out.println("[" + spec.name() + "] written to " + runDir + " in "
                 + (System.currentTimeMillis() - t0) / 1000 + " s");
     }
@@ -229,38 +226,5 @@ public final class CorpusGenerator {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.sorted().collect(Collectors.toList())) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    // A plain byte copy: preallocated index tails become real zeros, not holes.
-                    Files.write(target, Files.readAllBytes(p));
-                }
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -41,7 +41,10 @@ final class Dumper {
         });
     }
 
-    /** Flags for every file of one partition dir (the topic decides the decoder). */
+    /**
+     * Flags for every file of one partition dir (the topic decides the decoder; a decoder implies
+     * deep iteration, so {@code --deep-iteration} changes nothing next to one).
+     */
     static List<String> flagsFor(String partitionDir) {
         List<String> f = new ArrayList<>(List.of("--deep-iteration"));
         if (partitionDir.startsWith("__consumer_offsets-")) {
@@ -84,7 +87,8 @@ final class Dumper {
         return done;
     }
 
-    private static boolean understood(Path p) {
+    /** Whether DumpLogSegments reads this kind of file (segments, indexes, snapshots, checkpoints). */
+    static boolean understood(Path p) {
         String n = p.getFileName().toString();
         for (String s : SUFFIXES) {
             if (n.endsWith(s)) {

@@ -2,18 +2,14 @@ package io.segscope.testdata.generator;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Makes {@code testdata/corpus/legacy-*}: real log dirs written by a Kafka 3.9.1 broker in
@@ -86,11 +82,11 @@ public final class LegacyCorpusGenerator {
         long started = System.nanoTime();
         System.out.println("== " + run.name());
         Path runDir = work.resolve(run.name());
-        SyntheticSegments.deleteTree(runDir);
+        Trees.deleteTree(runDir);
         Path zkData = Files.createDirectories(runDir.resolve("zookeeper"));
         Path logDir = Files.createDirectories(runDir.resolve("logdir"));
-        int zkPort = freePort();
-        int brokerPort = freePort();
+        int zkPort = ChildJvms.freePort();
+        int brokerPort = ChildJvms.freePort();
 
         Path zkProps = runDir.resolve("zookeeper.properties");
         Files.writeString(zkProps, String.join("\n",
@@ -146,15 +142,15 @@ public final class LegacyCorpusGenerator {
         }
 
         Path target = root.resolve("testdata/corpus").resolve(run.name());
-        SyntheticSegments.deleteTree(target);
-        copyTree(logDir, target.resolve("logdir"));
+        Trees.deleteTree(target);
+        Trees.copyTree(logDir, target.resolve("logdir"));
         Files.copy(runDir.resolve("admin.json"), target.resolve("admin.json"));
         LegacyDumps.dumpTree(target.resolve("logdir"), target.resolve("dump"), root, System.getProperty("java.class.path"));
         System.out.printf("== %s done in %d s%n", run.name(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
     }
 
     static Process startJvm(String classpath, String heap, String mainClass, Path config, Path output) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(LegacyDumps.javaBin(), "-Xmx" + heap, "-Xms64m",
+        List<String> cmd = new ArrayList<>(List.of(ChildJvms.javaBin(), "-Xmx" + heap, "-Xms64m",
                 "-Djava.awt.headless=true",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
@@ -177,14 +173,6 @@ public final class LegacyCorpusGenerator {
         System.out.println(what + " stopped on SIGTERM, exit code " + p.exitValue());
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress("127.0.0.1", 0));
-            return s.getLocalPort();
-        }
-    }
-
     static void waitForPort(int port, int seconds, Process owner, Path log) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < deadline) {
@@ -199,21 +187,5 @@ public final class LegacyCorpusGenerator {
             }
         }
         throw new IOException("nothing listens on 127.0.0.1:" + port + " after " + seconds + " s; see " + log);
-    }
-
-    /** Copies a tree with real files (no links, no sparse tricks). */
-    static void copyTree(Path from, Path to) throws IOException {
-        List<Path> all;
-        try (Stream<Path> s = Files.walk(from)) {
-            all = s.sorted().collect(Collectors.toList());
-        }
-        for (Path src : all) {
-            Path dst = to.resolve(from.relativize(src).toString());
-            if (Files.isDirectory(src)) {
-                Files.createDirectories(dst);
-            } else {
-                Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
     }
 }

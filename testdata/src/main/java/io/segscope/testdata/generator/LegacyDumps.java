@@ -21,14 +21,12 @@ import java.util.stream.Stream;
  * <p>One child JVM per partition dir is given all of that partition's files; its output is split
  * at the {@code Dumping <path>} line that opens each file's section. Absolute paths in the output
  * are rewritten relative to the repository root so that committed dumps do not depend on where
- * they were made. Decoder flags follow kafka-format.md section 2.9: {@code --offsets-decoder} for
- * {@code __consumer_offsets}, {@code --transaction-log-decoder} alone for
- * {@code __transaction_state}, {@code --print-data-log} for everything else.
+ * they were made. Files and decoder flags are {@link Dumper}'s (kafka-format.md section 2.9):
+ * {@code --offsets-decoder} for {@code __consumer_offsets}, {@code --transaction-log-decoder} for
+ * {@code __transaction_state}, {@code --print-data-log} for everything else, with
+ * {@code --deep-iteration}.
  */
 final class LegacyDumps {
-    /** Suffixes DumpLogSegments understands, in the order files are listed. */
-    static final List<String> SUFFIXES = List.of(".log", ".index", ".timeindex", ".txnindex", ".snapshot");
-
     private LegacyDumps() {
     }
 
@@ -48,7 +46,7 @@ final class LegacyDumps {
         List<Path> files;
         try (Stream<Path> s = Files.list(partitionDir)) {
             files = s.filter(Files::isRegularFile)
-                    .filter(f -> SUFFIXES.stream().anyMatch(x -> f.getFileName().toString().endsWith(x)))
+                    .filter(Dumper::understood)
                     .sorted()
                     .collect(Collectors.toList());
         }
@@ -56,15 +54,9 @@ final class LegacyDumps {
             return;
         }
         String topic = partitionDir.getFileName().toString();
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx512m", "-cp", classpath,
+        List<String> cmd = new ArrayList<>(List.of(ChildJvms.javaBin(), "-Xmx512m", "-cp", classpath,
                 "org.apache.kafka.tools.DumpLogSegments"));
-        if (topic.startsWith("__transaction_state-")) {
-            cmd.add("--transaction-log-decoder");
-        } else if (topic.startsWith("__consumer_offsets-")) {
-            cmd.addAll(List.of("--deep-iteration", "--offsets-decoder"));
-        } else {
-            cmd.addAll(List.of("--deep-iteration", "--print-data-log"));
-        }
+        cmd.addAll(Dumper.flagsFor(topic));
         cmd.add("--files");
         cmd.add(files.stream().map(f -> f.toAbsolutePath().toString()).collect(Collectors.joining(",")));
 
@@ -107,10 +99,6 @@ final class LegacyDumps {
             }
             Files.writeString(outDir.resolve(f.getFileName() + ".txt"), text, StandardCharsets.UTF_8);
         }
-    }
-
-    static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** Reads stdout and stderr of a child to the end, concurrently so neither pipe fills up. */

@@ -8,11 +8,7 @@ import static io.segscope.testdata.generator.SyntheticBatches.utf8;
 import static io.segscope.testdata.generator.SyntheticBatches.v2;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
 import io.segscope.testdata.generator.SyntheticBatches.PartitionWriter;
@@ -53,8 +49,8 @@ public final class SyntheticSegments {
         Path repoRoot = out.getParent().getParent();
         Path logDir = out.resolve("logdir");
         Path dumpDir = out.resolve("dump");
-        deleteTree(logDir);
-        deleteTree(dumpDir);
+        Trees.deleteTree(logDir);
+        Trees.deleteTree(dumpDir);
 
         writeMagic0(logDir.resolve("synthetic-magic0-0"));
         writeMagic1(logDir.resolve("synthetic-magic1-0"));
@@ -224,24 +220,5 @@ public final class SyntheticSegments {
             w.append(v2().leaderEpoch(0).build(run(13, 3, "m2-", "magic 2 plain ")));
             w.append(v2().leaderEpoch(0).compression(Compression.zstd().build()).build(run(16, 3, "m2-", "magic 2 zstd ")));
         }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -71,7 +71,7 @@ final class Workload {
     private final int busyPartition;
     private final List<String> busyGroups = new ArrayList<>();
     /** Groups with two live members that must be Stable before the snapshot. */
-    private final List<String> liveGroups = new ArrayList<>();
+    private final List<String> stableGroups = new ArrayList<>();
     /** Workload parts the broker's release cannot do, with the reason (run.json "skipped"). */
     private final Map<String, String> skipped = new LinkedHashMap<>();
 
@@ -135,8 +135,10 @@ final class Workload {
         simpleGroups();
         busyGroups();
         adminAlterAndDelete();
-        liveClassicGroups();
-        liveConsumerProtocolGroups();
+        liveGroups("classic", "classic groups",
+                List.of("classic-live,1", "classic live \"2\" ü", "classic-live-日本"), "classic-emptied-🚀");
+        liveGroups("consumer", "consumer-protocol groups",
+                List.of("kip848-live,1", "kip848 live \"2\" é", "kip848-live-日本"), "kip848-emptied-🔥");
         if (spec.shareGroups()) {
             shareGroup();
         } else {
@@ -433,24 +435,17 @@ final class Workload {
 
     // ---------------------------------------------------------------- live groups
 
-    private void liveClassicGroups() throws Exception {
-        List<String> groups = List.of("classic-live,1", "classic live \"2\" ü", "classic-live-日本");
+    /**
+     * Groups of {@code protocol} whose members stay: each of {@code groups} with two members, then
+     * {@code emptied} with one member that leaves.
+     */
+    private void liveGroups(String protocol, String what, List<String> groups, String emptied) throws Exception {
         for (String g : groups) {
-            joinAndCommit(g, "classic", 2, true);
-            liveGroups.add(g);
+            joinAndCommit(g, protocol, 2, true);
+            stableGroups.add(g);
         }
-        joinAndCommit("classic-emptied-🚀", "classic", 1, false);
-        step("classic groups with live members: " + groups + ", emptied: classic-emptied-🚀");
-    }
-
-    private void liveConsumerProtocolGroups() throws Exception {
-        List<String> groups = List.of("kip848-live,1", "kip848 live \"2\" é", "kip848-live-日本");
-        for (String g : groups) {
-            joinAndCommit(g, "consumer", 2, true);
-            liveGroups.add(g);
-        }
-        joinAndCommit("kip848-emptied-🔥", "consumer", 1, false);
-        step("consumer-protocol groups with live members: " + groups + ", emptied: kip848-emptied-🔥");
+        joinAndCommit(emptied, protocol, 1, false);
+        step(what + " with live members: " + groups + ", emptied: " + emptied);
     }
 
     private void joinAndCommit(String group, String protocol, int members, boolean stayLive) throws Exception {
@@ -560,7 +555,7 @@ final class Workload {
     }
 
     private void waitForStableGroups() throws Exception {
-        List<String> live = liveGroups;
+        List<String> live = stableGroups;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (true) {
             boolean all = true;

@@ -2,12 +2,12 @@ package io.segscope.format.coordinator.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.format.coordinator.DumpOutput;
+import io.segscope.format.coordinator.KafkaOracle;
 import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
 import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ class DumpLogSegmentsMetadataToolTest {
             for (int i = 0; i < 3; i++) {
                 records.add(new SimpleRecord(1000L + offset, null, value(cell, random)));
             }
-            batches.add(MemoryRecords.withRecords(offset, compression(codec), records.toArray(new SimpleRecord[0])).buffer());
+            batches.add(MemoryRecords.withRecords(offset, KafkaOracle.compression(codec), records.toArray(new SimpleRecord[0])).buffer());
             offset += records.size();
             if (random.nextInt(4) == 0) {
                 batches.add(control(offset, random, ControlValueSchemas.LEADER_CHANGE));
@@ -83,7 +83,7 @@ class DumpLogSegmentsMetadataToolTest {
         for (MetadataRecordSchema s : MetadataSchemas.RECORDS) {
             Cell cell = new Cell(s, s.validVersions().highest());
             byte[] v = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
-            snapshot.add(MemoryRecords.withRecords(snapOffset, compression(codec), new SimpleRecord(2000L, null, v)).buffer());
+            snapshot.add(MemoryRecords.withRecords(snapOffset, KafkaOracle.compression(codec), new SimpleRecord(2000L, null, v)).buffer());
             snapOffset++;
         }
         snapshot.add(control(snapOffset, random, ControlValueSchemas.SNAPSHOT_FOOTER));
@@ -179,38 +179,12 @@ class DumpLogSegmentsMetadataToolTest {
         Files.write(file, out.toByteArray());
     }
 
-    private static Compression compression(String codec) {
-        switch (codec) {
-            case "lz4": return Compression.lz4().build();
-            case "zstd": return Compression.zstd().build();
-            case "gzip": return Compression.gzip().build();
-            case "snappy": return Compression.snappy().build();
-            default: return Compression.NONE;
-        }
-    }
-
     /** Runs {@code DumpLogSegments.main --cluster-metadata-decoder} on the files; record lines by file and offset. */
     private static Map<Path, Map<Long, String>> dump(Path... files) throws Exception {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        List<String> args = new ArrayList<>(List.of("--cluster-metadata-decoder", "--files"));
-        args.add(String.join(",", java.util.Arrays.stream(files).map(Path::toString).toList()));
-        try {
-            Class.forName("org.apache.kafka.tools.DumpLogSegments").getMethod("main", String[].class)
-                    .invoke(null, (Object) args.toArray(new String[0]));
-        } finally {
-            System.setOut(out);
-        }
+        List<String> printed = DumpOutput.run("--cluster-metadata-decoder", "--files",
+                String.join(",", java.util.Arrays.stream(files).map(Path::toString).toList()));
         Map<Path, Map<Long, String>> byFile = new HashMap<>();
-        Map<Long, String> current = null;
-        for (String line : captured.toString(StandardCharsets.UTF_8).lines().toList()) {
-            if (line.startsWith("Dumping ")) {
-                current = byFile.computeIfAbsent(Path.of(line.substring("Dumping ".length())), k -> new HashMap<>());
-            } else if (current != null && MetadataDumpLines.isRecordLine(line)) {
-                current.put(MetadataDumpLines.offsetOf(line), line);
-            }
-        }
+        DumpOutput.bySection(printed, Path::of, byFile);
         return byFile;
     }
 }

@@ -2,12 +2,10 @@ package io.segscope.format.coordinator.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.format.coordinator.DumpOutput;
 import io.segscope.testdata.Corpus;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -33,7 +31,7 @@ class MetadataCorpusTest {
                 .toList();
         Assumptions.assumeFalse(files.isEmpty(), "no " + PARTITION_DIR + " .log or .checkpoint files in " + Corpus.corpus());
 
-        Map<Path, Map<Long, String>> dumped = dumpedLines();
+        Map<Path, Map<Long, String>> dumped = DumpOutput.inCorpus(dump -> dump.toString().contains(PARTITION_DIR));
         MetadataDumpLines.Counts total = new MetadataDumpLines.Counts();
         int filesWithDump = 0;
         int linesInDumps = 0;
@@ -52,55 +50,5 @@ class MetadataCorpusTest {
         assertThat(total.records).isPositive();
         assertThat(total.compared).isEqualTo(linesInDumps);
         System.out.printf("metadata corpus: %d files (%d with DumpLogSegments output), %s%n", files.size(), filesWithDump, total);
-    }
-
-    /**
-     * DumpLogSegments output files in the corpus: for each file they dump ({@code Dumping <path>},
-     * resolved against the corpus run that holds the dump), the record lines by offset.
-     */
-    private static Map<Path, Map<Long, String>> dumpedLines() throws IOException {
-        Map<Path, Map<Long, String>> out = new HashMap<>();
-        Path corpus = Corpus.corpus();
-        for (Path dump : Corpus.filesEndingWith(corpus, "")) {
-            if (!dump.toString().contains("/dump/") || !dump.toString().contains(PARTITION_DIR) || Files.size(dump) > 256L << 20) {
-                continue;
-            }
-            Path run = corpus.resolve(corpus.relativize(dump).getName(0));
-            Map<Long, String> current = null;
-            List<String> text;
-            try {
-                text = Files.readAllLines(dump, StandardCharsets.UTF_8);
-            } catch (java.nio.charset.CharacterCodingException notText) {
-                continue;
-            }
-            for (String line : text) {
-                if (line.startsWith("Dumping ")) {
-                    Path file = locate(run, line.substring("Dumping ".length()).trim());
-                    current = file == null ? null : out.computeIfAbsent(file, k -> new HashMap<>());
-                } else if (current != null && MetadataDumpLines.isRecordLine(line)) {
-                    current.put(MetadataDumpLines.offsetOf(line), line);
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The file a dump's path names: the file under the run whose path ends with it (the longest match wins). */
-    private static Path locate(Path run, String dumpedPath) {
-        Path given = Path.of(dumpedPath).normalize();
-        int n = given.getNameCount();
-        if (n < 2) {
-            return null;
-        }
-        List<Path> candidates = Corpus.filesEndingWith(run, given.getFileName().toString());
-        for (int keep = n; keep >= 2; keep--) {
-            Path tail = given.subpath(n - keep, n);
-            for (Path candidate : candidates) {
-                if (candidate.endsWith(tail) && !candidate.toString().contains("/dump/")) {
-                    return candidate.toAbsolutePath().normalize();
-                }
-            }
-        }
-        return null;
     }
 }

@@ -12,22 +12,15 @@ import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.RecordIterator;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Reads DumpLogSegments {@code --cluster-metadata-decoder} output and checks segscope's text
- * against its record lines: a data record's line ends with {@code " payload: "} and
+ * Checks segscope's text against the record lines of DumpLogSegments
+ * {@code --cluster-metadata-decoder} output: a data record's line ends with {@code " payload: "} and
  * {@link MetadataJson#dumpPayloadText}, a control record's with {@link MetadataJson#controlText}.
  */
 final class MetadataDumpLines {
-    // DOTALL: Jackson does not escape U+2028/U+0085, which '.' would not match otherwise
-    private static final Pattern RECORD_LINE = Pattern.compile("^\\| offset: (-?\\d+) .*", Pattern.DOTALL);
-
     /** What one file held. */
     static final class Counts {
         int records;
@@ -41,29 +34,6 @@ final class MetadataDumpLines {
     }
 
     private MetadataDumpLines() {
-    }
-
-    static boolean isRecordLine(String line) {
-        return RECORD_LINE.matcher(line).matches();
-    }
-
-    static long offsetOf(String line) {
-        Matcher x = RECORD_LINE.matcher(line);
-        if (!x.matches()) {
-            throw new IllegalArgumentException(line);
-        }
-        return Long.parseLong(x.group(1));
-    }
-
-    /** The {@code | offset: N ...} lines of one file's output, by offset. */
-    static Map<Long, String> byOffset(List<String> lines) {
-        Map<Long, String> m = new HashMap<>();
-        for (String line : lines) {
-            if (isRecordLine(line)) {
-                m.put(offsetOf(line), line);
-            }
-        }
-        return m;
     }
 
     /**

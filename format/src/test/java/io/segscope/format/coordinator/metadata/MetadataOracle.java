@@ -1,5 +1,6 @@
 package io.segscope.format.coordinator.metadata;
 
+import io.segscope.format.coordinator.KafkaOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
@@ -28,19 +29,12 @@ final class MetadataOracle {
     static final String METADATA_PACKAGE = "org.apache.kafka.common.metadata.";
     static final String MESSAGE_PACKAGE = "org.apache.kafka.common.message.";
 
-    private static final Object MAPPER;
-    private static final Method READ_TREE;
-    private static final Class<?> JSON_NODE;
     private static final Object PARSER;
     private static final Method PARSE;
     private static final Method PRINT_CONTROL;
 
     static {
         try {
-            Class<?> om = Class.forName("com.fasterxml.jackson.databind.ObjectMapper");
-            MAPPER = om.getConstructor().newInstance();
-            READ_TREE = om.getMethod("readTree", String.class);
-            JSON_NODE = Class.forName("com.fasterxml.jackson.databind.JsonNode");
             Class<?> c = Class.forName("org.apache.kafka.tools.DumpLogSegments$ClusterMetadataLogMessageParser");
             Constructor<?> ctor = c.getDeclaredConstructor();
             ctor.setAccessible(true);
@@ -59,15 +53,7 @@ final class MetadataOracle {
 
     /** {@code <className>JsonConverter.read(json, version)}. */
     static Object readJson(String className, String json, short version) {
-        try {
-            Object node = READ_TREE.invoke(MAPPER, json);
-            Class<?> conv = Class.forName(className + "JsonConverter");
-            return conv.getMethod("read", JSON_NODE, short.class).invoke(null, node, version);
-        } catch (InvocationTargetException e) {
-            throw new IllegalStateException("Kafka rejected " + json, e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        return KafkaOracle.readJson(className, json, version);
     }
 
     /** A metadata record value as the controller writes it: {@code MetadataRecordSerde} framing. */

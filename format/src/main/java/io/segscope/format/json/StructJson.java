@@ -1,0 +1,129 @@
+package io.segscope.format.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.segscope.format.coordinator.Bytes;
+import io.segscope.format.coordinator.CoordinatorTopic;
+import io.segscope.format.coordinator.EmbeddedProtocol;
+import io.segscope.format.coordinator.Field;
+import io.segscope.format.coordinator.StructValue;
+import io.segscope.format.coordinator.Uuid;
+import io.segscope.format.coordinator.txn.TransactionState;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The struct writer behind {@link CoordinatorJson} and {@link MetadataJson}: a {@link StructValue}
+ * as Kafka's generated {@code JsonConverter.write(message, version)} prints it (kafka-format.md
+ * 2.9). Fields in schema order under their schema names with the first letter lower-cased, only
+ * those of the version, tagged fields only when they differ from their default (a null one is
+ * printed as {@code null} unless null is the default); uuids URL-safe base64 without padding, bytes
+ * standard base64; a consumer embedded protocol as its struct when DumpLogSegments decodes it,
+ * else as base64.
+ */
+final class StructJson {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    /** The version a nested struct is written at. */
+    enum Nesting {
+        /** Each struct at the version it was read at (a field's default struct is at version 0). */
+        OWN_VERSION,
+        /** Every nested struct at the version given for the outermost one. */
+        OUTER_VERSION
+    }
+
+    private StructJson() {
+    }
+
+    /**
+     * Writes {@code v} at {@code version}. With {@code topic} {@link CoordinatorTopic#TRANSACTION_STATE},
+     * a {@code TransactionLogValue}'s {@code TransactionStatus} is written as the state name; null
+     * for records of no coordinator topic.
+     */
+    static void writeStruct(JsonGenerator g, StructValue v, int version, Nesting nesting, CoordinatorTopic topic)
+            throws IOException {
+        g.writeStartObject();
+        List<Field> fields = v.schema().fields();
+        boolean txnValue = topic == CoordinatorTopic.TRANSACTION_STATE && v.schema().name().equals("TransactionLogValue");
+        for (int i = 0; i < fields.size(); i++) {
+            Field f = fields.get(i);
+            Object value = v.get(i);
+            if (f.taggedVersions().contains(version)) {
+                if (Objects.equals(value, f.defaultValue())) {
+                    continue;
+                }
+            } else if (!f.versions().contains(version)) {
+                continue;
+            }
+            g.writeFieldName(f.jsonName());
+            if (txnValue && f.name().equals("TransactionStatus")) {
+                g.writeString(TransactionState.nameOf((Byte) value));
+            } else {
+                writeValue(g, value, version, nesting, topic);
+            }
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeValue(JsonGenerator g, Object value, int version, Nesting nesting, CoordinatorTopic topic)
+            throws IOException {
+        if (value == null) {
+            g.writeNull();
+        } else if (value instanceof Long) {
+            g.writeNumber((Long) value);
+        } else if (value instanceof Integer) {
+            g.writeNumber((Integer) value);
+        } else if (value instanceof Short) {
+            g.writeNumber((Short) value);
+        } else if (value instanceof Byte) {
+            g.writeNumber((Byte) value);
+        } else if (value instanceof String) {
+            g.writeString((String) value);
+        } else if (value instanceof Uuid) {
+            g.writeString(value.toString());
+        } else if (value instanceof Bytes) {
+            g.writeBinary(((Bytes) value).array());
+        } else if (value instanceof StructValue) {
+            StructValue s = (StructValue) value;
+            writeStruct(g, s, nesting == Nesting.OWN_VERSION ? s.version() : version, nesting, topic);
+        } else if (value instanceof EmbeddedProtocol) {
+            EmbeddedProtocol p = (EmbeddedProtocol) value;
+            if (p.dumpToolReadable()) {
+                writeStruct(g, p.struct(), p.struct().version(), nesting, topic);
+            } else {
+                g.writeBinary(p.raw().array());
+            }
+        } else if (value instanceof List) {
+            g.writeStartArray();
+            for (Object e : (List<?>) value) {
+                writeValue(g, e, version, nesting, topic);
+            }
+            g.writeEndArray();
+        } else if (value instanceof Boolean) {
+            g.writeBoolean((Boolean) value);
+        } else if (value instanceof Double) {
+            g.writeNumber((Double) value);
+        } else {
+            throw new IllegalStateException("unexpected value " + value.getClass());
+        }
+    }
+
+    /** What {@link #render} writes. */
+    interface Body {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /** The compact JSON text {@code body} writes. */
+    static String render(Body body) {
+        StringWriter w = new StringWriter(128);
+        try (JsonGenerator g = FACTORY.createGenerator(w)) {
+            body.write(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+}
