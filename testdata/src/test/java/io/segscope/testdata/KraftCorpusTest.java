@@ -24,26 +24,41 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Checks that the committed real-broker corpus ({@code testdata/corpus/kraft-4.4.0-*}) is
+ * Checks that the committed real-broker corpus ({@code testdata/corpus/kraft-*}) is
  * complete and holds what testdata/corpus/README.md promises. Reads files only; no broker.
  */
 class KraftCorpusTest {
     private static final String PLAIN = "kraft-4.4.0-plain";
     private static final String COMPRESSED = "kraft-4.4.0-compressed";
     private static final String CRASHED = "kraft-4.4.0-crashed";
+    /** Written by a Kafka 3.9.1 broker in KRaft mode (no share groups). */
+    private static final String PLAIN_391 = "kraft-3.9.1-plain";
     private static final List<String> DUMPED = List.of(".log", ".index", ".timeindex", ".txnindex", ".snapshot", ".checkpoint");
 
+    /** The run's directory; a run not in the tree skips the test (the 3.9.1 run may be absent). */
     private static Path run(String name) {
-        return Corpus.corpus().resolve(name);
+        Path dir = Corpus.corpus().resolve(name);
+        Assumptions.assumeTrue(Files.isDirectory(dir), name + " is not in the tree");
+        return dir;
+    }
+
+    /** The broker release in the run's name: {@code kraft-<version>-<kind>}. */
+    private static String brokerVersion(String name) {
+        return name.split("-")[1];
+    }
+
+    private static boolean hasShareGroups(String name) {
+        return !brokerVersion(name).startsWith("3.");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, PLAIN_391})
     void everyDumpableFileHasKafkasDump(String name) throws IOException {
         Path logDir = run(name).resolve("logdir");
         List<Path> files = files(logDir);
@@ -68,10 +83,10 @@ class KraftCorpusTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, PLAIN_391})
     void logDirMatchesTheManifestInRunJson(String name) throws Exception {
         Map<String, Object> runJson = parse(run(name).resolve("run.json"));
-        assertThat(runJson.get("kafkaVersion")).isEqualTo("4.4.0");
+        assertThat(runJson.get("kafkaVersion")).isEqualTo(brokerVersion(name));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> manifest = (List<Map<String, Object>>) runJson.get("logdirManifest");
         Path logDir = run(name).resolve("logdir");
@@ -91,7 +106,7 @@ class KraftCorpusTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, PLAIN_391})
     void adminJsonListsEveryKindOfGroupWithHostileText(String name) throws Exception {
         Map<String, Object> admin = parse(run(name).resolve("admin.json"));
         String raw = Files.readString(run(name).resolve("admin.json"), StandardCharsets.UTF_8);
@@ -100,7 +115,12 @@ class KraftCorpusTest {
         List<Map<String, Object>> groups = (List<Map<String, Object>>) admin.get("groups");
         assertThat(groups.size()).isGreaterThanOrEqualTo(20);
         Set<Object> types = groups.stream().map(g -> g.get("type")).collect(Collectors.toSet());
-        assertThat(types).contains("Classic", "Consumer", "Share");
+        assertThat(types).contains("Classic", "Consumer");
+        if (hasShareGroups(name)) {
+            assertThat(types).contains("Share");
+        } else {
+            assertThat(types).doesNotContain("Share");
+        }
         List<String> ids = groups.stream().map(g -> (String) g.get("groupId")).collect(Collectors.toList());
         assertThat(ids).isSorted().contains("simple\nnewline", "simple \"quoted\" group", "シンプル.日本語.グループ");
         StringBuilder metadata = new StringBuilder();
@@ -122,11 +142,12 @@ class KraftCorpusTest {
         assertThat(withEpoch).isPositive();
         assertThat(withoutEpoch).isPositive();
         long liveStable = groups.stream().filter(g -> "Stable".equals(g.get("state"))).count();
-        assertThat(liveStable).isGreaterThanOrEqualTo(7);
+        // 3 classic and 3 consumer-protocol groups with two live members each, and the share group.
+        assertThat(liveStable).isGreaterThanOrEqualTo(hasShareGroups(name) ? 7 : 6);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED})
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, PLAIN_391})
     void userTopicsHoldEveryCodecTransactionsAndHeaders(String name) throws IOException {
         Path dump = run(name).resolve("dump");
         for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
@@ -172,6 +193,49 @@ class KraftCorpusTest {
         assertThat(logDir.resolve(".kafka_cleanshutdown")).exists();
         assertThat(maxSegments(logDir, "__consumer_offsets-")).isGreaterThanOrEqualTo(3);
         assertThat(grep(run(PLAIN).resolve("dump"), "__consumer_offsets-", "deleteHorizonMs: OptionalLong[")).isZero();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void kafka391RunHoldsWhatThe39CoordinatorsWrite() throws Exception {
+        Path logDir = run(PLAIN_391).resolve("logdir");
+        Path dump = run(PLAIN_391).resolve("dump");
+        assertThat(logDir.resolve(".kafka_cleanshutdown")).exists();
+        assertThat(maxSegments(logDir, "__consumer_offsets-")).isGreaterThanOrEqualTo(3);
+        assertThat(matches(dump, "", Pattern.compile(" magic: (\\d+) "))).containsExactly("2");
+        for (String codec : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
+            assertThat(grep(dump, "", "compresscodec: " + codec)).as(codec).isPositive();
+        }
+
+        // Group coordinator of 3.9: OffsetCommitValue v3 (never v4), GroupMetadataValue v3, and
+        // the KIP-848 records including type 4 (ConsumerGroupPartitionMetadata), all v0.
+        assertThat(matches(dump, "__consumer_offsets-", Pattern.compile("key: \\{\"type\":\"(\\d+)\"")))
+                .containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
+        assertThat(matches(dump, "__consumer_offsets-", Pattern.compile(
+                "key: \\{\"type\":\"1\".*? payload: \\{\"version\":\"(\\d+)\""))).containsExactly("3");
+        assertThat(matches(dump, "__consumer_offsets-", Pattern.compile(
+                "key: \\{\"type\":\"2\".*? payload: \\{\"version\":\"(\\d+)\""))).containsExactly("3");
+        assertThat(matches(dump, "__consumer_offsets-", Pattern.compile(
+                "key: \\{\"type\":\"[3-8]\".*? payload: \\{\"version\":\"(\\d+)\""))).containsExactly("0");
+        assertThat(grep(dump, "__consumer_offsets-", "payload: <DELETE>")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "isTransactional: true")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "endTxnMarker: COMMIT")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-", "endTxnMarker: ABORT")).isPositive();
+
+        // Transaction coordinator of 3.9: TransactionLogValue v0 (4.4 writes v1).
+        assertThat(grep(dump, "__transaction_state-", "\"transactionalId\":\"txn-producer-ü-1\"")).isPositive();
+        assertThat(matches(dump, "__transaction_state-", Pattern.compile(" payload: \\{\"version\":\"(\\d+)\"")))
+                .containsExactly("0");
+        assertThat(grep(dump, "__cluster_metadata-", "\"type\":\"TOPIC_RECORD\"")).isPositive();
+
+        // No share groups in 3.9, and run.json says the workload skipped them.
+        try (Stream<Path> dirs = Files.list(logDir)) {
+            assertThat(dirs.map(d -> d.getFileName().toString())).noneMatch(d -> d.startsWith("__share_group_state-"));
+        }
+        Map<String, Object> runJson = parse(run(PLAIN_391).resolve("run.json"));
+        assertThat(runJson.get("clientsAndDumpVersion")).isEqualTo("4.4.0");
+        assertThat(((Map<String, Object>) ((Map<String, Object>) runJson.get("workload")).get("skipped")))
+                .containsOnlyKeys("shareGroup");
     }
 
     @Test
@@ -222,10 +286,18 @@ class KraftCorpusTest {
     @Test
     void corpusStaysSmall() throws IOException {
         long total = 0;
-        for (String name : List.of(PLAIN, COMPRESSED, CRASHED)) {
-            for (Path f : files(run(name))) {
-                total += Files.size(f);
+        for (String name : List.of(PLAIN, COMPRESSED, CRASHED, PLAIN_391)) {
+            if (name.equals(PLAIN_391) && !Files.isDirectory(Corpus.corpus().resolve(name))) {
+                continue;
             }
+            long size = 0;
+            for (Path f : files(run(name))) {
+                size += Files.size(f);
+            }
+            if (name.equals(PLAIN_391)) {
+                assertThat(size).isLessThan(6L << 20);
+            }
+            total += size;
         }
         assertThat(total).isLessThan(30L << 20);
     }
@@ -273,7 +345,8 @@ class KraftCorpusTest {
     private static List<Path> dumpsOf(Path dump, String dirPrefix) throws IOException {
         List<Path> out = new ArrayList<>();
         try (Stream<Path> dirs = Files.list(dump)) {
-            for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(dirPrefix)).sorted()
+            for (Path d : dirs.filter(Files::isDirectory)
+                    .filter(d -> d.getFileName().toString().startsWith(dirPrefix)).sorted()
                     .collect(Collectors.toList())) {
                 try (Stream<Path> s = Files.list(d)) {
                     s.filter(f -> f.getFileName().toString().endsWith(".log.txt")

@@ -19,14 +19,18 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.internals.AppInfoParser;
 
 /**
- * Writes {@code testdata/corpus/kraft-4.4.0-*}: for each run, a real Kafka broker (KRaft,
- * combined broker+controller, child JVMs on 127.0.0.1) is formatted, started, driven by
+ * Writes {@code testdata/corpus/kraft-4.4.0-*} and {@code kraft-3.9.1-plain}: for each run, a
+ * real Kafka broker (KRaft, combined broker+controller, child JVMs on 127.0.0.1) is formatted,
+ * started, driven by
  * {@link Workload}, snapshotted through the Admin API ({@link AdminSnapshot}), stopped with
  * SIGTERM or SIGKILL, and its log dir copied into the corpus and dumped with Kafka's own
  * DumpLogSegments ({@link Dumper}).
  *
  * <p>Run only on request, through the {@code generate-corpus} Maven profile (see
- * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed}.
+ * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed,3.9.1-plain}.
+ * A 4.4.0 broker runs on this JVM's class path; a 3.9.1 broker on the jars resolved from
+ * {@code testdata/generator-3.9.1/pom.xml} (two directories above {@code --out}), which never enter
+ * the build. Clients, Admin and DumpLogSegments are always 4.4.0.
  */
 public final class CorpusGenerator {
     private CorpusGenerator() {
@@ -34,7 +38,7 @@ public final class CorpusGenerator {
 
     public static void main(String[] args) throws Exception {
         Path out = Paths.get("corpus");
-        List<String> runs = List.of("plain", "compressed", "crashed");
+        List<String> runs = List.of("plain", "compressed", "crashed", "3.9.1-plain");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out":
@@ -44,14 +48,20 @@ public final class CorpusGenerator {
                     runs = List.of(args[++i].split(","));
                     break;
                 default:
-                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed]");
+                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed,3.9.1-plain]");
             }
         }
         String classpath = System.getProperty("java.class.path");
         Path work = Files.createTempDirectory("segscope-corpus-");
         try {
             for (String r : runs) {
-                generate(RunSpec.byShortName(r), out.toAbsolutePath(), work, classpath);
+                RunSpec spec = RunSpec.byShortName(r);
+                String brokerClasspath = classpath;
+                if (spec.kafkaVersion().equals(RunSpec.KAFKA_391)) {
+                    Path root = out.toAbsolutePath().getParent().getParent();
+                    brokerClasspath = LegacyCorpusGenerator.resolveKafka391(root, work);
+                }
+                generate(spec, out.toAbsolutePath(), work, brokerClasspath);
             }
         } finally {
             Trees.deleteTree(work);
@@ -117,7 +127,8 @@ public final class CorpusGenerator {
 
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("name", spec.name());
-        run.put("kafkaVersion", AppInfoParser.getVersion());
+        run.put("kafkaVersion", spec.kafkaVersion());
+        run.put("clientsAndDumpVersion", AppInfoParser.getVersion());
         run.put("mode", "KRaft, combined broker+controller, node.id=1, one log dir");
         run.put("seed", "0x" + Long.toHexString(spec.seed()));
         run.put("clusterId", clusterId);

@@ -15,9 +15,21 @@ import java.util.Map;
  * @param busyRounds     commit rounds per busy group (2 KB metadata, 4 partitions a round)
  * @param brokerOverrides settings on top of {@link Broker}'s single-node defaults
  * @param features       {@code --feature} arguments for StorageTool format
+ * @param kafkaVersion   the broker's release: {@link #PINNED} runs on this JVM's class path,
+ *                       {@code 3.9.1} on the jars of {@code testdata/generator-3.9.1/pom.xml}
  */
 record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int busyRounds,
-               Map<String, String> brokerOverrides, List<String> features) {
+               Map<String, String> brokerOverrides, List<String> features, String kafkaVersion) {
+
+    /** The release everything else (clients, Admin, DumpLogSegments) is pinned to. */
+    static final String PINNED = "4.4.0";
+    /** The older KRaft release a run can be written by (no share groups; KIP-848 by config). */
+    static final String KAFKA_391 = "3.9.1";
+
+    /** Share groups and {@code __share_group_state} exist from Kafka 4.0 on. */
+    boolean shareGroups() {
+        return !kafkaVersion.startsWith("3.");
+    }
 
     enum Kind {
         /** Default offsets topic settings except small segments; SIGTERM. */
@@ -43,7 +55,7 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         Map<String, String> m = common();
         m.put("log.cleaner.enable", "false");
         return new RunSpec("kraft-4.4.0-plain", 0x5E65C09E0001L, Kind.PLAIN, 50, 160, m,
-                List.of("share.version=1"));
+                List.of("share.version=1"), PINNED);
     }
 
     static RunSpec compressed() {
@@ -55,7 +67,7 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         m.put("log.cleaner.delete.retention.ms", "30000");
         m.put("log.roll.ms", "8000");
         return new RunSpec("kraft-4.4.0-compressed", 0x5E65C09E0002L, Kind.COMPRESSED, 50, 120, m,
-                List.of("share.version=1"));
+                List.of("share.version=1"), PINNED);
     }
 
     static RunSpec crashed() {
@@ -64,7 +76,22 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         m.put("offsets.topic.num.partitions", "10");
         m.put("log.index.size.max.bytes", "8192");
         return new RunSpec("kraft-4.4.0-crashed", 0x5E65C09E0003L, Kind.CRASHED, 10, 70, m,
-                List.of("share.version=1"));
+                List.of("share.version=1"), PINNED);
+    }
+
+    /**
+     * A Kafka 3.9.1 broker in KRaft mode (magic 2, the 3.9 coordinator's record versions), stopped
+     * with SIGTERM. 3.x accepts offsets segments below 1 MiB, so a quarter of the 4.4.0 plain
+     * run's commits still span several segments. The consumer rebalance protocol (KIP-848) is
+     * enabled with {@code group.coordinator.rebalance.protocols}; 3.9 has no share groups.
+     */
+    static RunSpec plain391() {
+        Map<String, String> m = common();
+        m.remove("share.coordinator.state.topic.num.partitions");
+        m.put("offsets.topic.segment.bytes", "262144");
+        m.put("log.cleaner.enable", "false");
+        m.put("group.coordinator.rebalance.protocols", "classic,consumer");
+        return new RunSpec("kraft-3.9.1-plain", 0x5E65C09E0391L, Kind.PLAIN, 50, 40, m, List.of(), KAFKA_391);
     }
 
     static RunSpec byShortName(String shortName) {
@@ -75,8 +102,11 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
                 return compressed();
             case "crashed":
                 return crashed();
+            case "3.9.1-plain":
+                return plain391();
             default:
-                throw new IllegalArgumentException("unknown run '" + shortName + "' (plain, compressed, crashed)");
+                throw new IllegalArgumentException("unknown run '" + shortName
+                        + "' (plain, compressed, crashed, 3.9.1-plain)");
         }
     }
 }
