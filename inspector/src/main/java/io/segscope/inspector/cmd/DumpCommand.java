@@ -11,7 +11,6 @@ import io.segscope.format.record.Batch;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.ControlRecord;
 import io.segscope.format.record.LogRecord;
-import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.record.RecordIterator;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.input.Inputs;
@@ -115,9 +114,8 @@ public final class DumpCommand implements Callable<Integer> {
             description = "Also read what Kafka would delete or ignore: deleted, cleaned, swap, delete-dirs, future-dirs, stray-dirs, all.")
     List<String> include;
 
-    @Option(names = "--max-decompressed", paramLabel = "BYTES", defaultValue = "134217728",
-            description = "Largest size one compressed batch may inflate to (default 128 MiB).")
-    int maxDecompressed;
+    @picocli.CommandLine.Mixin
+    DecompressionOption decompression;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -201,7 +199,7 @@ public final class DumpCommand implements Callable<Integer> {
         long validBytes = 0;
         String stopped = null;
         try (ByteSource source = t.file().open();
-             BatchReader reader = new BatchReader(source, ReaderOptions.defaults().withMaxDecompressedBytes(maxDecompressed))) {
+             BatchReader reader = new BatchReader(source, decompression.readerOptions())) {
             while (true) {
                 boolean more;
                 try {

@@ -6,7 +6,6 @@ import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.FileStatus;
 import io.segscope.format.logdir.SegmentFileName;
-import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.Severity;
 import io.segscope.format.verify.Verifier;
@@ -104,9 +103,8 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "Print findings at least this severe: info (default), warning or error. Also sets what counts for the exit code.")
     String minSeverity;
 
-    @Option(names = "--max-decompressed", paramLabel = "BYTES", defaultValue = "134217728",
-            description = "Largest size one compressed batch may inflate to (default 128 MiB).")
-    int maxDecompressed;
+    @picocli.CommandLine.Mixin
+    DecompressionOption decompression;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -133,7 +131,7 @@ public final class VerifyCommand implements Callable<Integer> {
             json.setRootValueSeparator(null);
         }
         long[] shown = new long[Severity.values().length];
-        Verifier verifier = new Verifier(ReaderOptions.defaults().withMaxDecompressedBytes(maxDecompressed), f -> {
+        Verifier verifier = new Verifier(decompression.readerOptions(), f -> {
             if (!f.severity().atLeast(min)) {
                 return;
             }
