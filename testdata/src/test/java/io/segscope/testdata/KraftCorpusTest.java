@@ -183,6 +183,45 @@ class KraftCorpusTest {
         assertThat(grep(dump, "__cluster_metadata-", "\"type\":\"TOPIC_RECORD\"")).isPositive();
     }
 
+    /**
+     * Only the 4.4.0 plain run has a regex-subscribed consumer-protocol group (key type 16) and a
+     * Kafka Streams application on the streams rebalance protocol (types 17 and 19 to 23; 18 is
+     * unused in 4.4.0), all value version 0, with both groups live at snapshot time.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void plainRunHoldsRegexAndStreamsGroupRecords() throws Exception {
+        Path dump = run(PLAIN).resolve("dump");
+        Set<String> keyTypes = matches(dump, "__consumer_offsets-", Pattern.compile("key: \\{\"type\":\"(\\d+)\""));
+        assertThat(keyTypes).contains("16", "17", "19", "20", "21", "22", "23").doesNotContain("18");
+        assertThat(matches(dump, "__consumer_offsets-", Pattern.compile(
+                "key: \\{\"type\":\"(?:16|17|19|2[0-3])\".*? payload: \\{\"version\":\"(\\d+)\"")))
+                .containsExactly("0");
+        assertThat(grep(dump, "__consumer_offsets-",
+                "key: {\"type\":\"16\",\"data\":{\"groupId\":\"regex-group,ü\",\"regularExpression\":\"codec-.*\"}}"))
+                .isPositive();
+        for (String type : List.of("17", "19", "20", "21", "22", "23")) {
+            assertThat(grep(dump, "__consumer_offsets-",
+                    "key: {\"type\":\"" + type + "\",\"data\":{\"groupId\":\"streams app é\"")).as(type).isPositive();
+        }
+        assertThat(grep(dump, "__consumer_offsets-",
+                "key: {\"type\":\"1\",\"data\":{\"group\":\"streams app é\",\"topic\":\"codec-none\""))
+                .as("offset commits of the streams application").isPositive();
+        assertThat(grep(dump, "streams-out-", "valueSize: ")).as("records the application wrote").isPositive();
+
+        Map<String, Object> admin = parse(run(PLAIN).resolve("admin.json"));
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
+        for (Map<String, Object> g : (List<Map<String, Object>>) admin.get("groups")) {
+            byId.put((String) g.get("groupId"), g);
+        }
+        assertThat(byId.get("regex-group,ü")).containsEntry("type", "Consumer").containsEntry("state", "Stable");
+        assertThat(byId.get("streams app é")).containsEntry("type", "Streams").containsEntry("state", "Stable");
+        for (String other : List.of(COMPRESSED, CRASHED, PLAIN_391)) {
+            assertThat(matches(run(other).resolve("dump"), "__consumer_offsets-",
+                    Pattern.compile("key: \\{\"type\":\"(1[6-9]|2[0-3])\""))).as(other).isEmpty();
+        }
+    }
+
     @Test
     void plainRunHasSeveralOffsetsSegmentsAndACleanShutdown() throws IOException {
         Path logDir = run(PLAIN).resolve("logdir");

@@ -17,12 +17,15 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
+import org.apache.kafka.clients.admin.StreamsGroupMemberDescription;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupType;
@@ -130,6 +133,34 @@ final class AdminSnapshot {
                     offsets.add(o);
                 }
                 g.put("shareOffsets", offsets);
+            } else if (type == GroupType.STREAMS) {
+                StreamsGroupDescription d = admin.describeStreamsGroups(List.of(id)).all()
+                        .get(60, TimeUnit.SECONDS).get(id);
+                Map<String, Object> desc = new LinkedHashMap<>();
+                desc.put("state", d.groupState().toString());
+                desc.put("groupEpoch", d.groupEpoch());
+                desc.put("targetAssignmentEpoch", d.targetAssignmentEpoch());
+                desc.put("topologyEpoch", d.topologyEpoch());
+                desc.put("subtopologies", d.subtopologies().size());
+                List<StreamsGroupMemberDescription> ms = new ArrayList<>(d.members());
+                ms.sort(Comparator.comparing(StreamsGroupMemberDescription::clientId)
+                        .thenComparing(StreamsGroupMemberDescription::memberId));
+                List<Object> members = new ArrayList<>();
+                for (StreamsGroupMemberDescription m : ms) {
+                    Map<String, Object> mm = new LinkedHashMap<>();
+                    mm.put("memberId", m.memberId());
+                    mm.put("clientId", m.clientId());
+                    mm.put("host", m.clientHost());
+                    mm.put("memberEpoch", m.memberEpoch());
+                    mm.put("topologyEpoch", m.topologyEpoch());
+                    mm.put("processId", m.processId());
+                    mm.put("activeTasks", m.assignment().activeTasks().size());
+                    members.add(mm);
+                }
+                desc.put("members", members);
+                g.put("describeStreamsGroups", desc);
+                g.put("offsets", offsets(admin.listStreamsGroupOffsets(Map.of(id, new ListStreamsGroupOffsetsSpec()))
+                        .partitionsToOffsetAndMetadata(id).get(60, TimeUnit.SECONDS)));
             }
             out.add(g);
         }
@@ -165,8 +196,10 @@ final class AdminSnapshot {
     }
 
     private List<Object> offsets(String groupId) throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> offs = admin.listConsumerGroupOffsets(groupId)
-                .partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
+        return offsets(admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS));
+    }
+
+    private static List<Object> offsets(Map<TopicPartition, OffsetAndMetadata> offs) {
         Map<TopicPartition, OffsetAndMetadata> sorted = new TreeMap<>(BY_TOPIC_PARTITION);
         offs.forEach((tp, om) -> {
             if (om != null) {

@@ -31,6 +31,14 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         return !kafkaVersion.startsWith("3.");
     }
 
+    /**
+     * Whether the workload adds a regex-subscribed consumer-protocol group and a Kafka Streams
+     * application on the streams rebalance protocol (KIP-1071): the 4.4.0 plain run only.
+     */
+    boolean regexAndStreamsGroups() {
+        return kind == Kind.PLAIN && PINNED.equals(kafkaVersion);
+    }
+
     enum Kind {
         /** Default offsets topic settings except small segments; SIGTERM. */
         PLAIN,

@@ -13,13 +13,16 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -28,6 +31,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.SubscriptionPattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -53,6 +57,9 @@ final class Workload {
     static final String COMPACTED_TOPIC = "compacted-state";
     static final String TXN_TOPIC = "txn-orders";
     static final String SHARE_TOPIC = "share-work";
+    static final String STREAMS_OUT_TOPIC = "streams-out";
+    static final String REGEX_GROUP = "regex-group,ü";
+    static final String STREAMS_APP_ID = "streams app é";
 
     private static final Duration POLL = Duration.ofMillis(200);
 
@@ -139,6 +146,10 @@ final class Workload {
                 List.of("classic-live,1", "classic live \"2\" ü", "classic-live-日本"), "classic-emptied-🚀");
         liveGroups("consumer", "consumer-protocol groups",
                 List.of("kip848-live,1", "kip848 live \"2\" é", "kip848-live-日本"), "kip848-emptied-🔥");
+        if (spec.regexAndStreamsGroups()) {
+            regexGroup();
+            streamsApp();
+        }
         if (spec.shareGroups()) {
             shareGroup();
         } else {
@@ -180,6 +191,9 @@ final class Workload {
         topics.add(new NewTopic(TXN_TOPIC, 2, (short) 1));
         if (spec.shareGroups()) {
             topics.add(new NewTopic(SHARE_TOPIC, 1, (short) 1));
+        }
+        if (spec.regexAndStreamsGroups()) {
+            topics.add(new NewTopic(STREAMS_OUT_TOPIC, 2, (short) 1));
         }
         admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
         for (NewTopic t : topics) {
@@ -449,11 +463,26 @@ final class Workload {
     }
 
     private void joinAndCommit(String group, String protocol, int members, boolean stayLive) throws Exception {
+        joinAndCommit(group, protocol, members, stayLive, null);
+    }
+
+    /**
+     * As above; with a {@code pattern}, the members subscribe to it instead of two topics. A
+     * {@link SubscriptionPattern} is resolved by the broker (a {@code java.util.regex.Pattern}
+     * would be matched in the client and sent as topic names).
+     */
+    private void joinAndCommit(String group, String protocol, int members, boolean stayLive,
+                               SubscriptionPattern pattern)
+            throws Exception {
         List<KafkaConsumer<String, String>> cs = new ArrayList<>();
         List<String> topics = List.of("codec-" + CODECS.get(random.nextInt(5)), TXN_TOPIC);
         for (int i = 0; i < members; i++) {
             KafkaConsumer<String, String> c = consumer(group, protocol, group.replaceAll("[^A-Za-z0-9-]", "_") + "-m" + i);
-            c.subscribe(topics);
+            if (pattern == null) {
+                c.subscribe(topics);
+            } else {
+                c.subscribe(pattern);
+            }
             cs.add(c);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -500,6 +529,74 @@ final class Workload {
         ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
                 .get(30, TimeUnit.SECONDS);
         return d.groupState() == GroupState.STABLE && d.members().size() == members;
+    }
+
+    /**
+     * A consumer-protocol group whose two members subscribe with a regular expression: the
+     * coordinator resolves it server side and keeps the result as a ConsumerGroupRegularExpression
+     * record (key type 16). The members stay live.
+     */
+    private void regexGroup() throws Exception {
+        SubscriptionPattern pattern = new SubscriptionPattern("codec-.*");
+        joinAndCommit(REGEX_GROUP, "consumer", 2, true, pattern);
+        stableGroups.add(REGEX_GROUP);
+        step("consumer-protocol group '" + REGEX_GROUP + "' subscribed to /" + pattern + "/ with 2 live members");
+    }
+
+    /**
+     * A Kafka Streams application on the streams rebalance protocol (KIP-1071): codec-none
+     * upper-cased into streams-out. Waits until the streams group is Stable and has committed
+     * offsets for every source partition; the application stays live.
+     */
+    private void streamsApp() throws Exception {
+        String source = "codec-none";
+        Path stateDir = logDir.toAbsolutePath().getParent().resolve("streams-state");
+        StreamsApp app = StreamsApp.start(broker.bootstrap(), STREAMS_APP_ID, source, STREAMS_OUT_TOPIC, stateDir);
+        liveClients.add(app);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            String state = app.state();
+            if (state.equals("ERROR") || state.startsWith("PENDING_ERROR")) {
+                throw new IllegalStateException("streams application failed: " + state);
+            }
+            if (state.equals("RUNNING") && streamsStable() && streamsCommitted(source)) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("streams group '" + STREAMS_APP_ID + "' did not commit in 120 s (state "
+                        + state + ")");
+            }
+            Thread.sleep(500);
+        }
+        step("streams application '" + STREAMS_APP_ID + "' (group.protocol=streams): " + source + " -> "
+                + STREAMS_OUT_TOPIC + ", Stable with committed offsets; stays live");
+    }
+
+    private boolean streamsStable() throws Exception {
+        StreamsGroupDescription d;
+        try {
+            d = admin.describeStreamsGroups(List.of(STREAMS_APP_ID)).describedGroups().get(STREAMS_APP_ID)
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return false; // not created yet
+        }
+        return d.groupState() == GroupState.STABLE && d.members().size() == 1;
+    }
+
+    private boolean streamsCommitted(String source) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> offs;
+        try {
+            offs = admin.listStreamsGroupOffsets(Map.of(STREAMS_APP_ID, new ListStreamsGroupOffsetsSpec()))
+                    .partitionsToOffsetAndMetadata(STREAMS_APP_ID).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            return false;
+        }
+        for (int q = 0; q < 2; q++) {
+            if (offs.get(new TopicPartition(source, q)) == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void shareGroup() throws Exception {
