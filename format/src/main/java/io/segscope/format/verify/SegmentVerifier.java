@@ -229,7 +229,10 @@ final class SegmentVerifier {
             lostTo = -1;
         }
         String lost = lostFrom < 0 ? "" : lostTo >= 0 ? "; offsets " + lostFrom + ".." + lostTo + " are lost"
-                : "; offsets from " + lostFrom + " on are lost";
+                : kind == Violation.ZERO_TAIL
+                        ? "; nothing from offset " + lostFrom + " on survives (zeros hold no batch: preallocated space,"
+                                + " or writes that never reached the disk)"
+                        : "; offsets from " + lostFrom + " on are lost";
         report.add(new Finding(file, p, kind, severity, kind == Violation.ZERO_TAIL ? -1 : headerBase(source, p),
                 what + "; torn tail: Kafka's log recovery truncates the segment to " + p + " bytes, dropping the last "
                         + (end - p) + " bytes (and deletes the partition's later segments, if any)" + lost, p, end, lostFrom, lostTo));
