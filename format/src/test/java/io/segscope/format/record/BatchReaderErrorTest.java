@@ -272,14 +272,35 @@ class BatchReaderErrorTest {
     }
 
     @Test
-    void legacyWrapperWithCompressedInnerMessageIsRejected() {
-        ByteBuffer inner = Segments.legacy((byte) 1, "gzip", 2, 0);
-        // a wrapper whose only inner message is itself compressed: build it by wrapping a wrapper
-        ByteBuffer outer = Segments.legacy((byte) 1, "gzip", 1, 0);
-        assertThat(inner.remaining()).isPositive();
-        assertThat(outer.remaining()).isPositive();
-        // Kafka's builder cannot write that shape; check the plain legacy read matches Kafka instead
-        KafkaOracle.compareBuffer(Segments.concat(inner, Segments.legacy((byte) 0, "none", 1, 5)), "legacy.log");
+    void legacyWrapperWithCompressedInnerMessageIsRejectedLikeKafka() throws java.io.IOException {
+        // Kafka's builder cannot write this shape: a gzip wrapper whose inner message set holds
+        // another gzip wrapper. Build it by hand: the inner set is a whole compressed legacy entry.
+        ByteBuffer innerSet = Segments.legacy((byte) 1, "gzip", 2, 0);
+        java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gz = new java.util.zip.GZIPOutputStream(zipped)) {
+            byte[] raw = new byte[innerSet.remaining()];
+            innerSet.duplicate().get(raw);
+            gz.write(raw);
+        }
+        byte[] value = zipped.toByteArray();
+        int messageSize = 4 + 1 + 1 + 8 + 4 + 4 + value.length; // crc, magic, attributes, timestamp, key len, value len
+        ByteBuffer seg = ByteBuffer.allocate(12 + messageSize);
+        seg.putLong(0, 1L);                      // wrapper offset = last inner offset (relative 1)
+        seg.putInt(8, messageSize);
+        seg.put(12 + 4, (byte) 1);               // magic 1
+        seg.put(12 + 5, (byte) 1);               // gzip
+        seg.putLong(12 + 6, 1_700_000_000_000L);
+        seg.putInt(12 + 14, -1);                 // null key
+        seg.putInt(12 + 18, value.length);
+        seg.put(12 + 22, value);
+        Segments.fixLegacyCrc(seg, 0);
+        FormatException e = walkAll(seg);
+        assertThat(e).isNotNull();
+        assertThat(e.violation()).isEqualTo(Violation.INVALID_WRAPPER);
+        assertThat(e.position()).isZero();
+        assertThat(e.getMessage()).contains("inner messages must not be compressed");
+        assertThatThrownBy(() -> iterateKafka(seg)).isInstanceOf(InvalidRecordException.class)
+                .hasMessageContaining("Inner messages must not be compressed");
     }
 
     @Test
