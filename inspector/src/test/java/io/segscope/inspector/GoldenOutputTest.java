@@ -85,7 +85,10 @@ class GoldenOutputTest {
                     return;
                 }
                 if (e == null || !e.equals(a)) {
-                    fail(c.name() + " line " + line + " differs:\n expected: " + e + "\n   actual: " + a);
+                    Path dump = Path.of("target", "golden-actual", c.name() + ".txt");
+                    Files.createDirectories(dump.getParent());
+                    Files.writeString(dump, actual, StandardCharsets.UTF_8);
+                    fail("(whole output in inspector/" + dump + ") " + c.name() + " line " + line + " differs:\n expected: " + e + "\n   actual: " + a);
                 }
             }
         }

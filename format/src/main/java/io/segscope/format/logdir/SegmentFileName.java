@@ -18,7 +18,7 @@ public record SegmentFileName(long baseOffset, FileKind kind, FileStatus status)
         String name = fileName.substring(0, fileName.length() - status.suffix().length());
         FileKind kind = null;
         for (FileKind k : FileKind.values()) {
-            if (name.endsWith(k.suffix())) {
+            if (k.isSegmentFile() && name.endsWith(k.suffix())) {
                 kind = k;
                 break;
             }
@@ -43,7 +43,7 @@ public record SegmentFileName(long baseOffset, FileKind kind, FileStatus status)
         FileStatus status = FileStatus.of(fileName);
         String name = fileName.substring(0, fileName.length() - status.suffix().length());
         for (FileKind k : FileKind.values()) {
-            if (name.endsWith(k.suffix())) {
+            if (k.isSegmentFile() && name.endsWith(k.suffix())) {
                 return true;
             }
         }

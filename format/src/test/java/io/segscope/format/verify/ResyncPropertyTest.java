@@ -34,7 +34,7 @@ class ResyncPropertyTest {
 
         List<Finding> findings = new ArrayList<>();
         Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
-        v.verifyFile(entry);
+        v.verify(entry);
 
         List<DamagedSegments.Placed> untouched = new ArrayList<>();
         for (DamagedSegments.Placed b : built.batches()) {
@@ -96,7 +96,7 @@ class ResyncPropertyTest {
         String name = String.format("%020d.log", built.batches().get(0).firstOffset());
         List<Finding> findings = new ArrayList<>();
         Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
-        v.verifyFile(new StreamEntry(name, file));
+        v.verify(new StreamEntry(name, file));
         long before = built.batches().stream().filter(b -> b.end() <= d.from()).count();
         assertThat(v.stats().batches()).as(d.what() + " " + findings).isGreaterThanOrEqualTo(before);
     }

@@ -1,4 +1,4 @@
-package io.segscope.inspector.output;
+package io.segscope.format.walk;
 
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.coordinator.metadata.ControlValue;

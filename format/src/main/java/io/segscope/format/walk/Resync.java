@@ -1,4 +1,4 @@
-package io.segscope.format.verify;
+package io.segscope.format.walk;
 
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.Checksums;
@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  * incompressible input literally, so a damaged legacy wrapper can hold whole inner messages with
  * right CRCs, whose relative offsets (magic 1) start again at 0. Nothing is allocated per candidate.
  */
-final class Resync {
+public final class Resync {
     private static final int V2_MIN = BatchView.RECORD_BATCH_OVERHEAD;
     private static final int LEGACY_MIN = BatchView.LOG_OVERHEAD + LegacyMessageView.RECORD_OVERHEAD_V0;
     /** Legacy message CRC sits after the 12-byte entry header; it covers magic..end. */
@@ -29,19 +29,19 @@ final class Resync {
     private final Checksums checksums = new Checksums();
     private final int maxBatchBytes;
 
-    Resync(int maxBatchBytes) {
+    public Resync(int maxBatchBytes) {
         this.maxBatchBytes = maxBatchBytes;
     }
 
     /** Returned by {@link #find} when a stream source has already moved past {@code from}. */
-    static final long CANNOT_GO_BACK = -2;
+    public static final long CANNOT_GO_BACK = -2;
 
     /**
      * The first position at or after {@code from} where a good entry starts, -1 when none does, or
      * {@link #CANNOT_GO_BACK} when {@code source} is a stream that has already dropped those bytes
      * (the walk read ahead to the end of the file to tell a torn tail from a zero tail).
      */
-    long find(ByteSource source, long from, long minOffset) {
+    public long find(ByteSource source, long from, long minOffset) {
         try {
             for (long p = from; ; p++) {
                 if (source.available(p, LEGACY_MIN) < LEGACY_MIN) {
@@ -60,7 +60,7 @@ final class Resync {
     }
 
     /** True when a whole, CRC-valid entry whose offset is at least {@code minOffset} starts at {@code p}. */
-    boolean isEntry(ByteSource source, long p, long minOffset) {
+    public boolean isEntry(ByteSource source, long p, long minOffset) {
         int idx = source.ensure(p, LEGACY_MIN);
         if (idx < 0) {
             return false;
