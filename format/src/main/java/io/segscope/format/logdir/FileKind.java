@@ -1,6 +1,6 @@
 package io.segscope.format.logdir;
 
-/** The files a partition directory holds per segment, by suffix (kafka-format.md 1.1). */
+/** The files a partition directory holds per segment, by suffix (docs/format.md 1.1). */
 public enum FileKind {
     LOG(".log"),
     INDEX(".index"),
