@@ -3,7 +3,7 @@ package io.segscope.format.coordinator;
 /**
  * One field of a coordinator record schema, as Kafka's JSON schema declares it: name, type,
  * versions, nullable versions, tag and tagged versions, default and ignorable
- * (kafka-format.md 2.6, 2.7). Immutable; the builder-style methods return a copy.
+ * (docs/format.md 2.6, 2.7). Immutable; the builder-style methods return a copy.
  *
  * <p>{@link #defaultSpec()} keeps the schema's {@code "default"} text as written ({@code null}
  * when the schema has none, or has a JSON {@code null}, which Kafka's generator treats as "no

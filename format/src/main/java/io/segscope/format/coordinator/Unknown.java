@@ -29,7 +29,7 @@ public record Unknown(CoordinatorTopic topic, UnknownReason reason, short record
 
     /**
      * Kafka's own wording for this failure, as DumpLogSegments 4.4.0 prints it after
-     * {@code "Error at offset <o>, skipping. "} (kafka-format.md 2.9), where the message is fixed.
+     * {@code "Error at offset <o>, skipping. "} (docs/format.md 2.9), where the message is fixed.
      */
     public String kafkaMessage() {
         switch (reason) {

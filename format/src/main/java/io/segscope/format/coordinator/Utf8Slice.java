@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * A flyweight over UTF-8 bytes in a buffer: a group id, topic or transactional id read in place.
  * It compares and hashes without decoding: {@link #javaHashCode()} is Java's
  * {@code String.hashCode()} of the decoded string (over UTF-16 code units), which is what Kafka's
- * partition rule {@code Utils.abs(groupId.hashCode()) % partitions} needs (kafka-format.md 2.1).
+ * partition rule {@code Utils.abs(groupId.hashCode()) % partitions} needs (docs/format.md 2.1).
  * Malformed UTF-8 (which Java decodes to U+FFFD) falls back to decoding. Reusable:
  * {@link #wrap} resets it.
  */

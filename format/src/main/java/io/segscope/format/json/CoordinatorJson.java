@@ -14,7 +14,7 @@ import java.io.IOException;
 /**
  * JSON rendering of decoded coordinator records, byte-identical to what Kafka 4.4.0's
  * {@code DumpLogSegments --offsets-decoder} / {@code --transaction-log-decoder} /
- * {@code --share-group-state-decoder} print (kafka-format.md 2.9):
+ * {@code --share-group-state-decoder} print (docs/format.md 2.9):
  * <ul>
  * <li>key: {@code {"type":"<type>","data":{...}}}, value: {@code {"version":"<version>","data":{...}}};</li>
  * <li>field names are the schema names with the first letter lower-cased, in schema order, and

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A broker log directory (kafka-format.md 1.1): partition directories, plus the files at its
+ * A broker log directory (docs/format.md 1.1): partition directories, plus the files at its
  * root ({@code meta.properties}, the offset checkpoint files, {@code .kafka_cleanshutdown}).
  * A {@code <checkpoint>.tmp} sibling is an unfinished write that Kafka never reads: it is not
  * returned as the checkpoint, only listed by {@link #leftoverTmpFiles()}.

@@ -3,7 +3,7 @@ package io.segscope.format.logdir;
 import java.util.Optional;
 
 /**
- * What a segment file's name says (kafka-format.md 1.1): the base offset is everything before the
+ * What a segment file's name says (docs/format.md 1.1): the base offset is everything before the
  * first {@code .}, parsed as a long (Kafka's {@code LogFileUtils.offsetFromFileName}); then comes
  * the kind's suffix and perhaps a transient suffix ({@code .deleted}, {@code .cleaned},
  * {@code .swap}). Kafka writes the offset as 20 zero-padded digits but reads any long.

@@ -8,7 +8,7 @@ import io.segscope.format.io.Cursor;
 import java.nio.ByteBuffer;
 
 /**
- * A magic-2 record batch, read in place (kafka-format.md 1.2):
+ * A magic-2 record batch, read in place (docs/format.md 1.2):
  *
  * <pre>
  * off size field

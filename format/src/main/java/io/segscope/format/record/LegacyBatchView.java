@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 
 /**
  * A legacy (magic 0/1) shallow entry: one plain message, or a compressed wrapper whose value is a
- * whole message set (kafka-format.md 1.4). Mirrors Kafka's {@code AbstractLegacyRecordBatch}:
+ * whole message set (docs/format.md 1.4). Mirrors Kafka's {@code AbstractLegacyRecordBatch}:
  * lastOffset is the entry's own offset; baseOffset of a wrapper is its first inner offset;
  * producer fields are absent (-1).
  *

@@ -5,7 +5,7 @@ import java.util.Base64;
 
 /**
  * Kafka's {@code Uuid} as it appears in side files: 16 bytes written as URL-safe Base64 without
- * padding (22 characters), not the dashed hex form (kafka-format.md 1.1).
+ * padding (22 characters), not the dashed hex form (docs/format.md 1.1).
  */
 public record KafkaUuid(long mostSignificantBits, long leastSignificantBits) {
     /** The all-zero id, which {@code partition.metadata} must not hold. */

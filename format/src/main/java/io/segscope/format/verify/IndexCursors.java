@@ -13,7 +13,7 @@ import io.segscope.format.record.ControlRecord;
 
 /**
  * Matches a segment's index entries against its batches while {@link SegmentVerifier} walks
- * them (kafka-format.md 1.8, 6.2). Kafka's rules:
+ * them (docs/format.md 1.8, 6.2). Kafka's rules:
  * <ul>
  *   <li>{@code .index}: each entry's position is a batch boundary and its offset is that batch's
  *       last offset (Kafka 3.8+ indexes batch by batch; older brokers wrote the last offset of the

@@ -18,7 +18,7 @@ import io.segscope.format.walk.SegmentWalk;
 
 /**
  * Verifies one {@code .log} file in a single forward pass, with its indexes checked alongside
- * (kafka-format.md 1.2-1.4, 1.8, 1.10). Every batch: framing, CRC, records (count, varints,
+ * (docs/format.md 1.2-1.4, 1.8, 1.10). Every batch: framing, CRC, records (count, varints,
  * offsets, bytes left over, legacy inner CRCs, control records), offsets increasing, base offset
  * against the file name. The index entries are matched as the batches go by, by three cursors
  * (offset index by position, time index and transaction index by offset), so memory stays

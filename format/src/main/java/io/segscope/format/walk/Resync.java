@@ -8,7 +8,7 @@ import io.segscope.format.record.LegacyMessageView;
 import java.nio.ByteBuffer;
 
 /**
- * Finds the next good entry of a {@code .log} file after damage (kafka-format.md 1.2, 1.4): scans
+ * Finds the next good entry of a {@code .log} file after damage (docs/format.md 1.2, 1.4): scans
  * forward one byte at a time for a position where a whole entry parses as a plausible header
  * whose CRC is right. Cheap tests come first (size within the file, magic 0..2, an offset above
  * the last good one, known codec, unused attribute bits clear, record count within the offset

@@ -87,7 +87,7 @@ class OffsetIndexReaderTest {
 
     /**
      * An index created and never written (a crashed segment holding one batch): Kafka reopens it
-     * as 128 entries of (base, 0), which is how DumpLogSegments misreads slot 0 (kafka-format.md
+     * as 128 entries of (base, 0), which is how DumpLogSegments misreads slot 0 (docs/format.md
      * 1.8); segscope sees no entries and answers every lookup with (base, 0).
      */
     @Test

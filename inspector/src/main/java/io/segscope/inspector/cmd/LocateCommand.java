@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code segscope locate}: which {@code __consumer_offsets} partition holds a group, by Kafka's
  * rule {@code Utils.abs(groupId.hashCode()) % partitions}, where abs(Integer.MIN_VALUE) is 0
- * (kafka-format.md 2.1). The same rule places transactional ids in {@code __transaction_state}.
+ * (docs/format.md 2.1). The same rule places transactional ids in {@code __transaction_state}.
  */
 @Command(name = "locate", mixinStandardHelpOptions = true,
         description = "Print the __consumer_offsets partition of each group (Kafka's abs(hashCode) %% partitions).")

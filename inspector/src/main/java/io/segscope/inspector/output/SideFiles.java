@@ -11,7 +11,7 @@ import io.segscope.format.logdir.LogFile;
 /**
  * Walks the entries of a side file (offset, time and transaction index, producer snapshot) for
  * the dump writers, each of which prints them its own way. Index files stop at their real end:
- * the zero tail of a preallocated index is not entries (kafka-format.md 1.8).
+ * the zero tail of a preallocated index is not entries (docs/format.md 1.8).
  */
 final class SideFiles {
     /** What a side file holds, entry by entry. */
