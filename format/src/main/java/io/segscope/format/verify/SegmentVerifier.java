@@ -80,6 +80,17 @@ final class SegmentVerifier {
      */
     Result verify(FileEntry log, long fileBase, FileEntry index, FileEntry timeIndex, FileEntry txnIndex,
                   boolean active, Boolean cleanShutdown, long previousLast, EpochTracker epochs) {
+        return verify(log, fileBase, index, timeIndex, txnIndex, active, cleanShutdown, false, previousLast, epochs);
+    }
+
+    /**
+     * As {@link #verify(FileEntry, long, FileEntry, FileEntry, FileEntry, boolean, Boolean, long, EpochTracker)},
+     * for a segment of a partition whose kind is known.
+     *
+     * @param metadataLog true for a segment of the KRaft metadata log ({@code __cluster_metadata-0})
+     */
+    Result verify(FileEntry log, long fileBase, FileEntry index, FileEntry timeIndex, FileEntry txnIndex,
+                  boolean active, Boolean cleanShutdown, boolean metadataLog, long previousLast, EpochTracker epochs) {
         this.file = log.path();
         this.fileBase = fileBase;
         this.active = active;
@@ -96,15 +107,15 @@ final class SegmentVerifier {
         report.stats.files++;
         report.beginCap(file);
         try {
-            return walkSegment(log, index, timeIndex, txnIndex, active, cleanShutdown);
+            return walkSegment(log, index, timeIndex, txnIndex, active, cleanShutdown, metadataLog);
         } finally {
             report.endCap();
         }
     }
 
     private Result walkSegment(FileEntry log, FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active,
-                               Boolean cleanShutdown) {
-        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown);
+                               Boolean cleanShutdown, boolean metadataLog) {
+        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown, metadataLog);
         try (ByteSource source = log.open();
              BatchReader reader = new BatchReader(source, options)) {
             this.fileSize = source.size() >= 0 ? source.size() : log.size();

@@ -187,7 +187,8 @@ public final class Verifier {
             Segment s = live.get(i);
             boolean active = i == live.size() - 1;
             SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), s.index().orElse(null),
-                    s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown, prevLast, epochs);
+                    s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown,
+                    p.name().isMetadataLog(), prevLast, epochs);
             compacted |= r.compacted();
             if (r.isEmpty() && r.readable()) {
                 if (empty++ == 0) {
@@ -287,7 +288,7 @@ public final class Verifier {
         // Without its .log only the file's own structure can be checked; a zero tail is reported as info.
         IndexCursors cursors = new IndexCursors(report, 10);
         cursors.open(kind == FileKind.INDEX ? f : null, kind == FileKind.TIME_INDEX ? f : null,
-                kind == FileKind.TXN_INDEX ? f : null, base, true, null);
+                kind == FileKind.TXN_INDEX ? f : null, base, true, null, false);
         cursors.close();
     }
 
