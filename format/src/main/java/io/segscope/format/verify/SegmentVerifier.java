@@ -69,16 +69,36 @@ final class SegmentVerifier implements BatchVisitor {
     }
 
     /**
-     * @param log the .log file (or any file of record batches, e.g. a KRaft snapshot)
-     * @param fileBase the base offset its name gives, or -1
-     * @param index the segment's index files, each null when absent
+     * Where a segment sits, for the checks that depend on it.
+     *
+     * @param index the segment's offset index, or null when absent
+     * @param timeIndex its time index, or null
+     * @param txnIndex its transaction index, or null
      * @param active true for the last segment of a partition (the one a broker appends to)
      * @param cleanShutdown true/false when known from the log dir, null when not
+     * @param metadataLog true for a segment of the KRaft metadata log ({@code __cluster_metadata-0})
      * @param previousLast the last offset of the partition's previous segment, or -1
      * @param epochs where to record leader epochs, or null
      */
-    Result verify(FileEntry log, long fileBase, FileEntry index, FileEntry timeIndex, FileEntry txnIndex,
-                  boolean active, Boolean cleanShutdown, long previousLast, EpochTracker epochs) {
+    record Context(FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active, Boolean cleanShutdown,
+                   boolean metadataLog, long previousLast, EpochTracker epochs) {
+        /** A file of record batches on its own: no indexes, last of its partition, shutdown state unknown. */
+        static final Context ALONE = new Context(null, null, null, true, null, false, -1, null);
+
+        /** The same, with what the log dir says of the shutdown. */
+        static Context alone(Boolean cleanShutdown) {
+            return new Context(null, null, null, true, cleanShutdown, false, -1, null);
+        }
+    }
+
+    /**
+     * @param log the .log file (or any file of record batches, e.g. a KRaft snapshot)
+     * @param fileBase the base offset its name gives, or -1
+     */
+    Result verify(FileEntry log, long fileBase, Context c) {
+        boolean active = c.active();
+        long previousLast = c.previousLast();
+        EpochTracker epochs = c.epochs();
         this.file = log.path();
         this.fileBase = fileBase;
         this.active = active;
@@ -95,15 +115,15 @@ final class SegmentVerifier implements BatchVisitor {
         report.stats.files++;
         report.beginCap(file);
         try {
-            return walkSegment(log, index, timeIndex, txnIndex, active, cleanShutdown);
+            return walkSegment(log, c.index(), c.timeIndex(), c.txnIndex(), active, c.cleanShutdown(), c.metadataLog());
         } finally {
             report.endCap();
         }
     }
 
     private Result walkSegment(FileEntry log, FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active,
-                               Boolean cleanShutdown) {
-        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown);
+                               Boolean cleanShutdown, boolean metadataLog) {
+        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown, metadataLog);
         try (ByteSource source = log.open()) {
             this.fileSize = source.size() >= 0 ? source.size() : log.size();
             walk.walk(source, fileSize, fileBase, prevLast, true, this);

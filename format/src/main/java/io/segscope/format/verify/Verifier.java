@@ -110,8 +110,9 @@ public final class Verifier {
         @Override
         public void file(LogFile file, Segment segment) {
             if (segment != null) {
-                segments.verify(segment.log().orElseThrow(), segment.baseOffset(), segment.index().orElse(null),
-                        segment.timeIndex().orElse(null), segment.txnIndex().orElse(null), true, null, -1, null);
+                segments.verify(segment.log().orElseThrow(), segment.baseOffset(), new SegmentVerifier.Context(
+                        segment.index().orElse(null), segment.timeIndex().orElse(null), segment.txnIndex().orElse(null),
+                        true, null, false, -1, null));
             } else {
                 verifyFile(file);
             }
@@ -137,7 +138,7 @@ public final class Verifier {
             if (f.kind() == FileKind.TMP) {
                 leftoverTmp(f.file());
             } else if (f.kind() == FileKind.BOOTSTRAP_CHECKPOINT) {
-                segments.verify(f.file(), -1, null, null, null, true, cleanShutdown, -1, null);
+                segments.verify(f.file(), -1, SegmentVerifier.Context.alone(cleanShutdown));
             }
         }
         for (FormatException e : dir.unrecognizedDirs()) {
@@ -168,7 +169,7 @@ public final class Verifier {
             if (other.kind() == FileKind.TMP) {
                 leftoverTmp(other.file());
             } else if (other.kind() == FileKind.KRAFT_SNAPSHOT) {
-                segments.verify(other.file(), -1, null, null, null, true, cleanShutdown, -1, null);
+                segments.verify(other.file(), -1, SegmentVerifier.Context.alone(cleanShutdown));
             }
         }
         List<Segment> live = new ArrayList<>();
@@ -188,8 +189,9 @@ public final class Verifier {
         for (int i = 0; i < live.size(); i++) {
             Segment s = live.get(i);
             boolean active = i == live.size() - 1;
-            SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), s.index().orElse(null),
-                    s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown, prevLast, epochs);
+            SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), new SegmentVerifier.Context(
+                    s.index().orElse(null), s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown,
+                    p.name().isMetadataLog(), prevLast, epochs));
             compacted |= r.compacted();
             if (r.isEmpty() && r.readable()) {
                 if (empty++ == 0) {
@@ -238,7 +240,7 @@ public final class Verifier {
                             ? ".swap segment: cleaner or split output that was about to replace older segments; Kafka completes the swap at load"
                             : ".cleaned segment: unfinished cleaner or split output; Kafka deletes it at load");
         }
-        s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), null, null, null, true, null, -1, null));
+        s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), SegmentVerifier.Context.ALONE));
     }
 
     private void leftoverTmp(FileEntry tmp) {
@@ -250,8 +252,8 @@ public final class Verifier {
     private void verifyFile(LogFile f) {
         FileEntry e = f.file();
         switch (f.kind()) {
-            case LOG -> segments.verify(e, f.baseOffset(), null, null, null, true, null, -1, null);
-            case KRAFT_SNAPSHOT, BOOTSTRAP_CHECKPOINT -> segments.verify(e, -1, null, null, null, true, null, -1, null);
+            case LOG -> segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE);
+            case KRAFT_SNAPSHOT, BOOTSTRAP_CHECKPOINT -> segments.verify(e, -1, SegmentVerifier.Context.ALONE);
             case SNAPSHOT -> verifySnapshot(e);
             case INDEX, TIME_INDEX, TXN_INDEX -> verifyLoneIndex(e, f.kind(), f.baseOffset());
             case TMP -> leftoverTmp(e);
@@ -269,7 +271,7 @@ public final class Verifier {
         // Without its .log only the file's own structure can be checked; a zero tail is reported as info.
         IndexCursors cursors = new IndexCursors(report, 10);
         cursors.open(kind == FileKind.INDEX ? f : null, kind == FileKind.TIME_INDEX ? f : null,
-                kind == FileKind.TXN_INDEX ? f : null, base, true, null);
+                kind == FileKind.TXN_INDEX ? f : null, base, true, null, false);
         cursors.close();
     }
 

@@ -67,7 +67,7 @@ import java.util.stream.Stream;
             "  index-size, index-order, index-offset-range, index-tail-not-zero,",
             "  index-version (error)       an index's own structure",
             "  index-preallocated (info)   zero tail of the index of a segment open at a",
-            "                              crash",
+            "                              crash, or of __cluster_metadata's last segment",
             "  index-zero-tail (warning)   zero tail in a closed segment's index",
             "                              (KAFKA-10207)",
             "  txn-marker-missing          .txnindex entry without its ABORT marker",
