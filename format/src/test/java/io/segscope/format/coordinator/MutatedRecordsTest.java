@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.segscope.format.coordinator.KafkaRoundTripTest.Cell;
 import io.segscope.format.coordinator.group.OffsetCommitView;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.testkit.Tries;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Truncated, over-long and garbled keys and values: segscope never throws, gives a typed
@@ -22,13 +22,14 @@ import net.jqwik.api.Provide;
  */
 class MutatedRecordsTest {
 
-    @Provide
-    Arbitrary<Cell> cell() {
-        return Arbitraries.of(KafkaRoundTripTest.cells());
+    private static final List<Cell> CELLS = KafkaRoundTripTest.cells();
+
+    @TestFactory
+    Stream<DynamicTest> mutatedRecordsGiveTypedResultsLikeKafka() {
+        return Tries.of(9092, 4000, gen -> mutatedRecordsGiveTypedResultsLikeKafka(gen.choose(CELLS), gen.random()));
     }
 
-    @Property(tries = 4000, seed = "9092")
-    void mutatedRecordsGiveTypedResultsLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+    private static void mutatedRecordsGiveTypedResultsLikeKafka(Cell cell, Random random) {
         RandomMessages gen = new RandomMessages(random);
         byte[] k = KafkaOracle.keyBytes(gen.key(cell));
         byte[] v = KafkaOracle.valueBytes(cell.version(), gen.value(cell));

@@ -1,20 +1,26 @@
 package io.segscope.inspector.cmd;
 
 import io.segscope.inspector.Run;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import io.segscope.testkit.Tries;
+import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code locate} against Kafka's own rule, Utils.abs(groupId.hashCode()) % partitions. */
 class LocateCommandTest {
 
-    @Property(tries = 2000, seed = "50")
-    void sameAsKafka(@ForAll String group, @ForAll @IntRange(min = 1, max = 1000) int partitions) {
-        assertThat(LocateCommand.partitionFor(group, partitions)).isEqualTo(Utils.abs(group.hashCode()) % partitions);
+    @TestFactory
+    Stream<DynamicTest> sameAsKafka() {
+        return Tries.of(50, 2000, gen -> {
+            String group = gen.string(255);
+            int partitions = gen.intBetween(1, 1000);
+            assertThat(LocateCommand.partitionFor(group, partitions)).as("%s / %d", group, partitions)
+                    .isEqualTo(Utils.abs(group.hashCode()) % partitions);
+        });
     }
 
     @Test

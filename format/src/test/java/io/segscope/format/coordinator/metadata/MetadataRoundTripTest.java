@@ -4,20 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
 import io.segscope.format.json.MetadataJson;
+import io.segscope.testkit.Tries;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
 import org.apache.kafka.common.metadata.MetadataJsonConverters;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * For every KRaft metadata record type and version of Kafka 4.4.0, and every control record
@@ -46,15 +45,7 @@ class MetadataRoundTripTest {
         return cells;
     }
 
-    @Provide
-    Arbitrary<Cell> cell() {
-        return Arbitraries.of(cells());
-    }
-
-    @Provide
-    Arbitrary<ControlValueSchema> control() {
-        return Arbitraries.of(ControlValueSchemas.ALL);
-    }
+    private static final List<Cell> CELLS = cells();
 
     @Test
     void matrixCoversEveryTypeAndVersion() {
@@ -69,8 +60,12 @@ class MetadataRoundTripTest {
                 new RandomMetadata(random).json(cell.schema().value(), cell.version()), cell.version());
     }
 
-    @Property(tries = 3000, seed = "4400")
-    void decodesAndPrintsLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> decodesAndPrintsLikeKafka() {
+        return Tries.of(4400, 3000, gen -> decodesAndPrintsLikeKafka(gen.choose(CELLS), gen.random()));
+    }
+
+    private static void decodesAndPrintsLikeKafka(Cell cell, Random random) {
         Object message = kafkaMessage(cell, random);
         byte[] value = MetadataOracle.frame(message, cell.version());
 
@@ -96,8 +91,12 @@ class MetadataRoundTripTest {
      * wraps to a negative short): Kafka reads it with the nearest version's layout and prints the
      * label; segscope does the same.
      */
-    @Property(tries = 600, seed = "4401")
-    void versionsOutsideTheSchemaReadLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> versionsOutsideTheSchemaReadLikeKafka() {
+        return Tries.of(4401, 600, gen -> versionsOutsideTheSchemaReadLikeKafka(gen.choose(CELLS), gen.random()));
+    }
+
+    private static void versionsOutsideTheSchemaReadLikeKafka(Cell cell, Random random) {
         boolean high = cell.version() == cell.schema().validVersions().highest() && random.nextBoolean();
         boolean low = cell.version() == cell.schema().validVersions().lowest();
         if (!high && !low) {
@@ -121,8 +120,12 @@ class MetadataRoundTripTest {
         }
     }
 
-    @Property(tries = 1500, seed = "4402")
-    void controlValuesPrintLikeKafka(@ForAll("control") ControlValueSchema schema, @ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> controlValuesPrintLikeKafka() {
+        return Tries.of(4402, 1500, gen -> controlValuesPrintLikeKafka(gen.choose(ControlValueSchemas.ALL), gen.random()));
+    }
+
+    private static void controlValuesPrintLikeKafka(ControlValueSchema schema, Random random) {
         // LeaderChange values are also written at version 1, which Kafka still reads at version 0
         short writeVersion = (short) (schema.validVersions().highest() > 0 && random.nextInt(4) == 0 ? 1 : 0);
         String className = MetadataOracle.MESSAGE_PACKAGE + (schema == ControlValueSchemas.LEADER_CHANGE ? "LeaderChangeMessage" : schema.value().name());
@@ -135,8 +138,12 @@ class MetadataRoundTripTest {
         assertSameControlText(schema.type().id, value);
     }
 
-    @Property(tries = 500, seed = "4403")
-    void markersAndUnknownControlTypesPrintLikeKafka(@ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> markersAndUnknownControlTypesPrintLikeKafka() {
+        return Tries.of(4403, 500, gen -> markersAndUnknownControlTypesPrintLikeKafka(gen.random()));
+    }
+
+    private static void markersAndUnknownControlTypesPrintLikeKafka(Random random) {
         short type = (short) (random.nextInt(3) == 0 ? random.nextInt(20) - 3 : random.nextInt(2));
         byte[] value = new byte[random.nextInt(9)];
         random.nextBytes(value);

@@ -7,16 +7,16 @@ import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.json.MetadataJson;
+import io.segscope.testkit.Tries;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Truncated, extended, garbled and re-framed metadata record values and control record values:
@@ -26,18 +26,14 @@ import org.junit.jupiter.api.Test;
  */
 class MutatedMetadataTest {
 
-    @Provide
-    Arbitrary<Cell> cell() {
-        return Arbitraries.of(MetadataRoundTripTest.cells());
+    private static final List<Cell> CELLS = MetadataRoundTripTest.cells();
+
+    @TestFactory
+    Stream<DynamicTest> mutatedMetadataRecordsPrintLikeKafka() {
+        return Tries.of(9093, 4000, gen -> mutatedMetadataRecordsPrintLikeKafka(gen.choose(CELLS), gen.random()));
     }
 
-    @Provide
-    Arbitrary<ControlValueSchema> control() {
-        return Arbitraries.of(ControlValueSchemas.ALL);
-    }
-
-    @Property(tries = 4000, seed = "9093")
-    void mutatedMetadataRecordsPrintLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+    private static void mutatedMetadataRecordsPrintLikeKafka(Cell cell, Random random) {
         byte[] value = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
         value = random.nextInt(5) == 0 ? reframe(value, random) : mutate(value, random);
         String kafka = MetadataOracle.dumpPayload(value);
@@ -51,8 +47,12 @@ class MutatedMetadataTest {
         }
     }
 
-    @Property(tries = 2000, seed = "9094")
-    void mutatedControlValuesPrintLikeKafka(@ForAll("control") ControlValueSchema schema, @ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> mutatedControlValuesPrintLikeKafka() {
+        return Tries.of(9094, 2000, gen -> mutatedControlValuesPrintLikeKafka(gen.choose(ControlValueSchemas.ALL), gen.random()));
+    }
+
+    private static void mutatedControlValuesPrintLikeKafka(ControlValueSchema schema, Random random) {
         String className = MetadataOracle.MESSAGE_PACKAGE + schema.value().name();
         Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), (short) 0), (short) 0);
         byte[] value = mutate(MetadataOracle.bare(message, (short) 0), random);
