@@ -52,6 +52,7 @@ public final class Segscope implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        io.segscope.inspector.cmd.VerifyCommand.describeKinds(cl.getSubcommands().get("verify"));
         cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_IO);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             cmd.getErr().println(ex instanceof FormatException ? ex.getMessage() : "segscope: " + ex);

@@ -3,6 +3,7 @@ package io.segscope.inspector.cmd;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.verify.Finding;
+import io.segscope.format.verify.KindsTable;
 import io.segscope.format.verify.Severity;
 import io.segscope.format.verify.Verifier;
 import io.segscope.format.verify.VerifyStats;
@@ -41,51 +42,21 @@ import java.util.stream.Stream;
             "tails skippedBytes [from, to) and lostOffsets [first, last] (last null when",
             "unknown). A summary (files, batches, records, findings) goes to stderr.",
             "",
-            "Kinds (severity):",
-            "  crc-mismatch (error)        stored CRC wrong: batch, legacy message or inner",
-            "                              message, producer snapshot",
-            "  batch-too-small (error)     entry size below the minimum for its magic",
-            "  batch-too-large (error)     size runs past the end of the file, good",
-            "                              batches follow (a bad length, not a torn tail)",
-            "  invalid-magic (error)       magic byte not 0, 1 or 2",
-            "  truncated                   torn tail: last entry cut short; warning in the",
-            "                              segment being appended to, error in a closed one",
-            "  zero-tail                   torn tail: zeros to the end (same severities)",
-            "  resync (error)              good batches resume after damaged bytes",
-            "  invalid-record-count, records-remaining, invalid-record, varint-too-long,",
-            "  unsupported-compression, decompression-failed, decompressed-too-large,",
-            "  invalid-wrapper, invalid-control-record, inconsistent-header (error)",
-            "                              a CRC-valid batch contradicting its records",
-            "  offset-order (error)        offsets not increasing (batch, segment, across)",
-            "  segment-base-offset (error) first batch below the file name's base offset",
-            "  relative-offset-overflow (warning)  offset > base + Integer.MAX_VALUE",
-            "  last-offset-delta-gap (info)  lastOffsetDelta past the last record",
-            "                              (compaction)",
-            "  index-mismatch (error)      index entry not matching its batch (boundary,",
-            "                              last offset, maxTimestamp)",
-            "  index-append-offset (info)  offset index entries per append (before 3.8)",
-            "  index-size, index-order, index-offset-range, index-tail-not-zero,",
-            "  index-version (error)       an index's own structure",
-            "  index-preallocated (info)   zero tail of the index of a segment open at a",
-            "                              crash, or of __cluster_metadata's last segment",
-            "  index-zero-tail (warning)   zero tail in a closed segment's index",
-            "                              (KAFKA-10207)",
-            "  txn-marker-missing          .txnindex entry without its ABORT marker",
-            "                              (info when compacted away)",
-            "  leader-epoch-mismatch, leader-epoch-order  leader-epoch-checkpoint",
-            "                              against the batches",
-            "  snapshot-version, snapshot-size, checkpoint-format, checkpoint-version,",
-            "  checkpoint-count, properties-format, properties-version, uuid-format,",
-            "  json-format (error)         side files that do not parse",
-            "  empty-segment               no batches (warning: 2+ in __consumer_offsets,",
-            "                              KAFKA-9065)",
-            "  orphan-index, leftover-tmp, incomplete-cleaner-output (warning)",
-            "  transient-file, unclean-shutdown (info), name-format, io-error",
-            "Full table: the package-info of io.segscope.format.verify and the README."},
+            "Kinds of finding: listed after the exit codes."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:clean (no errors or warnings; infos allowed)", "1:findings (errors or warnings)",
             "2:usage error", "3:I/O error"})
 public final class VerifyCommand implements Callable<Integer> {
+    /** Puts the kinds table, made from the one list of kinds, after the exit codes of {@code verify --help}. */
+    public static void describeKinds(picocli.CommandLine verify) {
+        List<String> footer = new java.util.ArrayList<>();
+        footer.add("%nKinds of finding (severity; files):");
+        for (String line : KindsTable.helpLines(80)) {
+            footer.add(line.replace("%", "%%"));
+        }
+        verify.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
+    }
+
     enum Format { text, jsonl }
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Segment or side file, partition dir, log dir, or archive.")
