@@ -1,50 +1,67 @@
 package io.segscope.format.verify;
 
 import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Problem;
 import io.segscope.format.error.Violation;
 
 /**
- * One thing {@link Verifier} found.
+ * One thing {@link Verifier} found: a {@link Problem} with the severity it has where it was
+ * found, and for resyncs and torn tails what was skipped and lost.
  *
- * @param file the file it is about (the source name)
- * @param position byte position in the file, or -1 when it is about the whole file
- * @param violation what it is; {@link Violation#kind()} is the stable name
+ * @param problem what, where, expected and actual
+ * @param consequence what follows from it where it was found, appended to the problem's detail as
+ *     is (e.g. {@code "; torn tail: Kafka's log recovery truncates ..."}), or null
  * @param severity how bad
- * @param baseOffset the base offset of the batch or segment concerned, or -1
- * @param message what was found and what it means, without file and position
  * @param skippedFrom first byte skipped by a resynchronisation or a torn tail, or -1
  * @param skippedTo end (exclusive) of the skipped bytes, or -1
  * @param lostFrom first offset lost with the skipped bytes, or -1 when none is known to be lost
  * @param lostTo last offset lost, or -1 when unknown (a torn tail whose header is gone)
  */
-public record Finding(String file, long position, Violation violation, Severity severity, long baseOffset,
-                      String message, long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
+public record Finding(Problem problem, String consequence, Severity severity, long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
 
-    public Finding(String file, long position, Violation violation, Severity severity, long baseOffset, String message) {
-        this(file, position, violation, severity, baseOffset, message, -1, -1, -1, -1);
+    /** A finding told in words, with no byte or offset range. */
+    public static Finding of(String file, long position, Violation violation, Severity severity, long baseOffset,
+                             String message) {
+        return new Finding(Problem.of(violation, file, position, baseOffset, message), null, severity, -1, -1, -1, -1);
     }
 
-    /** A finding made of a reader's exception: same file, position, kind, base offset and detail. */
+    /** A finding told in words, with the bytes skipped and the offsets lost. */
+    public static Finding of(String file, long position, Violation violation, Severity severity, long baseOffset,
+                             String message, long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
+        return new Finding(Problem.of(violation, file, position, baseOffset, message), null, severity, skippedFrom,
+                skippedTo, lostFrom, lostTo);
+    }
+
+    /** A finding made of a reader's exception: the same problem. */
     public static Finding of(FormatException e, Severity severity) {
-        return new Finding(e.file(), e.position(), e.violation(), severity, e.baseOffset(), message(e));
+        return new Finding(e.problem(), null, severity, -1, -1, -1, -1);
     }
 
-    /** The exception's detail without the kind and base offset it starts with (they are fields of a finding). */
-    static String message(FormatException e) {
-        String d = e.detail();
-        String kind = e.violation().kind();
-        if (d.startsWith(kind)) {
-            d = d.substring(kind.length()).stripLeading();
-        }
-        if (d.startsWith("(baseOffset ")) {
-            int close = d.indexOf(')');
-            d = d.substring(close + 1).stripLeading();
-        }
-        return d.isEmpty() ? kind : d;
+    public String file() {
+        return problem.file();
+    }
+
+    /** Byte position in the file, or -1 when it is about the whole file. */
+    public long position() {
+        return problem.position();
+    }
+
+    public Violation violation() {
+        return problem.kind();
+    }
+
+    /** The base offset of the batch or segment concerned, or -1. */
+    public long baseOffset() {
+        return problem.baseOffset();
+    }
+
+    /** What was found and what it means, without file and position. */
+    public String message() {
+        return consequence == null ? problem.detail() : problem.detail() + consequence;
     }
 
     public String kind() {
-        return violation.kind();
+        return problem.kind().kind();
     }
 
     public boolean hasSkippedBytes() {
@@ -55,14 +72,9 @@ public record Finding(String file, long position, Violation violation, Severity 
         return lostFrom >= 0;
     }
 
-    /** The same finding carrying a skipped byte range and a lost offset range. */
-    public Finding withRanges(long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
-        return new Finding(file, position, violation, severity, baseOffset, message, skippedFrom, skippedTo, lostFrom, lostTo);
-    }
-
     /** {@code file position kind: message}, the text output line. */
     @Override
     public String toString() {
-        return file + " " + position + " " + kind() + ": " + message;
+        return file() + " " + position() + " " + kind() + ": " + message();
     }
 }

@@ -48,7 +48,7 @@ final class Report {
         for (Violation v : Violation.values()) {
             long n = suppressed[v.ordinal()];
             if (n > 0) {
-                sink.accept(new Finding(file, -1, v, suppressedSeverity[v.ordinal()], -1,
+                sink.accept(Finding.of(file, -1, v, suppressedSeverity[v.ordinal()], -1,
                         n + " more " + v.kind() + " findings in this file not listed (the first " + CAP + " are)"));
             }
         }
@@ -69,7 +69,7 @@ final class Report {
     }
 
     void add(String file, long position, Violation v, Severity severity, long baseOffset, String message) {
-        add(new Finding(file, position, v, severity, baseOffset, message));
+        add(Finding.of(file, position, v, severity, baseOffset, message));
     }
 
     void add(FormatException e, Severity severity) {

@@ -1,6 +1,7 @@
 package io.segscope.format.verify;
 
 import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Problem;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.logdir.FileEntry;
@@ -160,11 +161,12 @@ final class SegmentVerifier implements BatchVisitor {
         String notSearched = d.searched() ? "" : NOT_SEARCHED;
         Tail tail = d.tail();
         if (d.violation() == Violation.ZERO_TAIL) {
-            tornTail(d, tailSeverity(), tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)");
+            tornTail(d, tailSeverity(), Problem.of(d.violation(), file, d.from(), -1,
+                    tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)"), "");
         } else if (d.cause() == null) {
-            tornTail(d, tailSeverity(), partialMessage(tail) + notSearched);
+            tornTail(d, tailSeverity(), Problem.of(d.violation(), file, d.from(), -1, partialMessage(tail)), notSearched);
         } else {
-            tornTail(d, Severity.ERROR, Finding.message(d.cause()) + notSearched);
+            tornTail(d, Severity.ERROR, d.cause().problem(), notSearched);
         }
     }
 
@@ -183,8 +185,13 @@ final class SegmentVerifier implements BatchVisitor {
                         + (tail.tailBytes() - BatchView.LOG_OVERHEAD) + " remain";
     }
 
-    /** Damage that runs to the end of the file: what Kafka's recovery truncates. */
-    private void tornTail(Damage d, Severity severity, String what) {
+    /**
+     * Damage that runs to the end of the file: what Kafka's recovery truncates.
+     *
+     * @param what the problem at the start of the damage
+     * @param extra text that qualifies it, appended before the consequences
+     */
+    private void tornTail(Damage d, Severity severity, Problem what, String extra) {
         flushPending(-1);
         Violation kind = d.violation();
         long p = d.from();
@@ -199,21 +206,20 @@ final class SegmentVerifier implements BatchVisitor {
                         ? "; nothing from offset " + lostFrom + " on survives (zeros hold no batch: preallocated space,"
                                 + " or writes that never reached the disk)"
                         : "; offsets from " + lostFrom + " on are lost";
-        report.add(new Finding(file, p, kind, severity, d.headerBaseOffset(),
-                what + "; torn tail: Kafka's log recovery truncates the segment to " + p + " bytes, dropping the last "
-                        + (d.to() - p) + " bytes (and deletes the partition's later segments, if any)" + lost,
-                p, d.to(), lostFrom, lostTo));
+        Problem problem = new Problem(kind, file, p, d.headerBaseOffset(), what.field(), what.expected(), what.actual(),
+                what.note());
+        report.add(new Finding(problem, extra + "; torn tail: Kafka's log recovery truncates the segment to " + p
+                + " bytes, dropping the last " + (d.to() - p) + " bytes (and deletes the partition's later segments, if any)"
+                + lost, severity, p, d.to(), lostFrom, lostTo));
     }
 
     private void resyncAt(Damage d) {
         flushPending(-1);
-        FormatException damage = d.cause();
         long p = d.from();
         long q = d.resumeAt();
         long lostFrom = d.lostFrom();
-        pendingDamage = new Finding(file, p, damage.violation(), Severity.ERROR, damage.baseOffset(),
-                Finding.message(damage), p, q, lostFrom, -1);
-        pendingResync = new Finding(file, q, Violation.RESYNC, Severity.ERROR, -1,
+        pendingDamage = new Finding(d.cause().problem(), null, Severity.ERROR, p, q, lostFrom, -1);
+        pendingResync = Finding.of(file, q, Violation.RESYNC, Severity.ERROR, -1,
                 "good batches resume here after " + (q - p) + " damaged bytes at " + p + ".." + (q - 1)
                         + "; Kafka's log recovery (after an unclean shutdown, for segments past the recovery point)"
                         + " would truncate the segment at " + p + ", losing these good batches too, and delete the"
@@ -235,12 +241,11 @@ final class SegmentVerifier implements BatchVisitor {
                 : lostTo < 0 ? "; offsets from " + lostFrom + " on are lost"
                 : "; offsets " + lostFrom + ".." + lostTo + " are lost";
         Finding d = pendingDamage;
-        report.add(new Finding(d.file(), d.position(), d.violation(), d.severity(), d.baseOffset(),
-                d.message() + "; mid-file damage, resynchronised at " + pendingResync.position() + lost,
-                d.skippedFrom(), d.skippedTo(), lostFrom, lostTo));
-        Finding r = pendingResync;
-        report.add(new Finding(r.file(), r.position(), r.violation(), r.severity(), nextBase,
-                r.message() + lost, r.skippedFrom(), r.skippedTo(), lostFrom, lostTo));
+        report.add(new Finding(d.problem(), "; mid-file damage, resynchronised at " + pendingResync.position() + lost,
+                d.severity(), d.skippedFrom(), d.skippedTo(), lostFrom, lostTo));
+        Problem r = pendingResync.problem();
+        report.add(new Finding(new Problem(r.kind(), r.file(), r.position(), nextBase, null, null, null, r.note()), lost,
+                pendingResync.severity(), pendingResync.skippedFrom(), pendingResync.skippedTo(), lostFrom, lostTo));
         pendingResync = null;
         pendingDamage = null;
     }
