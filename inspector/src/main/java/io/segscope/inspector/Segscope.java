@@ -1,6 +1,7 @@
 package io.segscope.inspector;
 
 import io.segscope.format.error.FormatException;
+import io.segscope.inspector.output.CheckedOutput;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -38,11 +39,17 @@ public final class Segscope implements Runnable {
      * a C locale must not turn them into question marks), buffered, flushed at the end.
      */
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(
-                new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16));
+        CheckedOutput stdout = new CheckedOutput(new FileOutputStream(FileDescriptor.out));
+        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), 1 << 16));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8));
         int code = newCommandLine(out, err).execute(args);
         out.flush();
+        if (stdout.failure() != null && !stdout.readerHasGone()) {
+            // a full disk or a closed file: the output is incomplete, which must not pass for success
+            err.println("segscope: cannot write the output: " + stdout.failure().getMessage()
+                    + "; what was written is incomplete");
+            code = EXIT_IO;
+        }
         err.flush();
         System.exit(code);
     }

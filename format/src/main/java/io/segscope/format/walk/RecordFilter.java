@@ -7,7 +7,16 @@ import io.segscope.format.coordinator.metadata.MetadataResult;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.record.LogRecord;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
+import io.segscope.format.coordinator.CoordinatorTopic;
+import io.segscope.format.coordinator.RecordSchema;
+import io.segscope.format.coordinator.metadata.MetadataRecordSchema;
+import io.segscope.format.coordinator.metadata.MetadataSchemas;
+import io.segscope.format.record.ControlRecord;
+
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -45,6 +54,74 @@ public final class RecordFilter {
         this.toOffset = toOffset;
         this.fromTime = fromTime;
         this.toTime = toTime;
+    }
+
+    /**
+     * Every type name {@code --type} knows, as people write them: coordinator record names of the
+     * three coordinator topics ({@code OffsetCommit}), KRaft metadata record names and their
+     * {@code MetadataRecordType} names ({@code TopicRecord}, {@code TOPIC_RECORD}), {@code control}
+     * and the control types, and {@code unknown} (coordinator records of types no schema defines).
+     */
+    public static List<String> knownTypes() {
+        List<String> out = new ArrayList<>();
+        for (CoordinatorTopic t : CoordinatorTopic.values()) {
+            for (RecordSchema r : CoordinatorRecordDecoder.forTopic(t).schemas().records()) {
+                out.add(r.name());
+            }
+        }
+        for (MetadataRecordSchema m : MetadataSchemas.RECORDS) {
+            out.add(m.name());
+            out.add(m.typeName());
+        }
+        out.add("control");
+        for (ControlRecord.Type c : ControlRecord.Type.values()) {
+            if (c != ControlRecord.Type.UNKNOWN) {
+                out.add(c.name());
+            }
+        }
+        out.add("unknown");
+        return out;
+    }
+
+    /** True when {@code type} is a known name (any case, with or without underscores) or a type number. */
+    public static boolean isKnownType(String type) {
+        if (type.matches("\\d{1,5}")) {
+            return true;
+        }
+        String n = normal(type);
+        for (String k : knownTypes()) {
+            if (normal(k).equals(n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The known type names nearest to {@code type} (edit distance), best first, at most {@code max}. */
+    public static List<String> nearestTypes(String type, int max) {
+        String n = normal(type);
+        List<String> known = new ArrayList<>(new java.util.LinkedHashSet<>(knownTypes()));
+        known.sort(java.util.Comparator.comparingInt((String k) -> distance(n, normal(k))).thenComparing(k -> k));
+        return known.subList(0, Math.min(max, known.size()));
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     private static String normal(String type) {

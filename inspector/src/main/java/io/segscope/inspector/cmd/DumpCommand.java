@@ -18,6 +18,7 @@ import io.segscope.inspector.output.DumpWriter;
 import io.segscope.inspector.output.JsonlDumpWriter;
 import io.segscope.inspector.output.KafkaDumpWriter;
 import io.segscope.inspector.output.TextDumpWriter;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -84,7 +85,7 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--partition", paramLabel = "N", description = "Like --topic, for partition numbers. Repeatable.")
     List<Integer> partitions;
 
-    @Option(names = "--type", paramLabel = "TYPE",
+    @Option(names = "--type", paramLabel = "TYPE", converter = TypeName.class, completionCandidates = TypeName.class,
             description = "Only these record types: names such as OffsetCommit, GroupMetadata, ConsumerGroupMemberMetadata, TransactionLog, control, COMMIT; or type numbers. Repeatable.")
     List<String> types;
 
@@ -120,14 +121,56 @@ public final class DumpCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** {@code --type} values: known record type names (any case) or numbers; a typo suggests the nearest names. */
+    static final class TypeName implements CommandLine.ITypeConverter<String>, Iterable<String> {
+        @Override
+        public String convert(String value) {
+            if (!RecordFilter.isKnownType(value)) {
+                throw new CommandLine.TypeConversionException("unknown record type '" + value + "'; nearest known: "
+                        + String.join(", ", RecordFilter.nearestTypes(value, 3)) + " (or a type number)");
+            }
+            return value;
+        }
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return new java.util.TreeSet<>(RecordFilter.knownTypes()).iterator();
+        }
+    }
+
+    /** Options that contradict each other or select nothing are usage errors, not silent no-ops. */
+    private void checkOptions() {
+        CommandLine cl = spec.commandLine();
+        CommandLine.ParseResult parsed = cl.getParseResult();
+        if (fromOffset > toOffset) {
+            throw new CommandLine.ParameterException(cl, "--from-offset " + fromOffset + " is after --to-offset " + toOffset
+                    + ": no record would be printed");
+        }
+        if (fromTime != null && toTime != null && fromTime > toTime) {
+            throw new CommandLine.ParameterException(cl, "--from-time is after --to-time: no record would be printed");
+        }
+        if (maxBytes <= 0) {
+            throw new CommandLine.ParameterException(cl, "--max-bytes must be at least 1, not " + maxBytes);
+        }
+        if (printDataLog && format != Format.kafka) {
+            throw new CommandLine.ParameterException(cl, "--print-data-log applies to --format kafka only"
+                    + " (text and jsonl always print keys and values)");
+        }
+        if (format == Format.kafka && (parsed.hasMatchedOption("--key-format") || parsed.hasMatchedOption("--value-format"))) {
+            throw new CommandLine.ParameterException(cl, "--key-format and --value-format apply to text and jsonl;"
+                    + " --format kafka prints keys and values as Kafka's tool does");
+        }
+    }
+
     @Override
     public Integer call() {
+        checkOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RecordFilter filter = new RecordFilter(groups, topics, partitions, types, fromOffset, toOffset,
                 fromTime == null ? Long.MIN_VALUE : fromTime, toTime == null ? Long.MAX_VALUE : toTime);
         DumpWriter writer = switch (format) {
-            case kafka -> new KafkaDumpWriter(out, err, printDataLog);
+            case kafka -> new KafkaDumpWriter(out, err, printDataLog, !filter.isFiltering());
             case jsonl -> new JsonlDumpWriter(out, err, keyFormat, valueFormat);
             default -> new TextDumpWriter(out, err, keyFormat, valueFormat, filter.isFiltering());
         };

@@ -33,14 +33,20 @@ public final class KafkaDumpWriter implements DumpWriter {
     private final PrintWriter out;
     private final PrintWriter err;
     private final boolean printData;
+    private final boolean checkOffsets;
     private final Map<String, Map<Long, Long>> nonConsecutive = new LinkedHashMap<>();
     private long lastOffset;
     private StringBuilder line = new StringBuilder(256);
 
-    public KafkaDumpWriter(PrintWriter out, PrintWriter err, boolean printData) {
+    /**
+     * @param checkOffsets whether to report non-consecutive offsets as Kafka's tool does; off when
+     *     filters leave records out (the gaps would be the filter's, not the log's)
+     */
+    public KafkaDumpWriter(PrintWriter out, PrintWriter err, boolean printData, boolean checkOffsets) {
         this.out = out;
         this.err = err;
         this.printData = printData;
+        this.checkOffsets = checkOffsets;
     }
 
     @Override
@@ -89,7 +95,7 @@ public final class KafkaDumpWriter implements DumpWriter {
 
     @Override
     public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
-        if (r.offset() != lastOffset + 1) {
+        if (checkOffsets && r.offset() != lastOffset + 1) {
             nonConsecutive.computeIfAbsent(target.path(), k -> new TreeMap<>()).put(lastOffset, r.offset());
         }
         lastOffset = r.offset();
