@@ -96,10 +96,6 @@ public final class LogDir {
         return file(RECOVERY_POINT_CHECKPOINT);
     }
 
-    public Optional<FileEntry> logStartOffsetCheckpoint() {
-        return file(LOG_START_OFFSET_CHECKPOINT);
-    }
-
     public Optional<FileEntry> replicationOffsetCheckpoint() {
         return file(REPLICATION_OFFSET_CHECKPOINT);
     }

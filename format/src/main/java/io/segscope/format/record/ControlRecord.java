@@ -62,14 +62,6 @@ public final class ControlRecord {
         return record.buffer().getInt(record.valueOffset() + 2);
     }
 
-    /** The EndTxnMarker value version of a COMMIT or ABORT marker. */
-    public static short markerVersion(Batch batch, LogRecord record) {
-        if (record.valueLength() < 2) {
-            throw invalid(batch, record, "value", ">= 6 bytes", record.valueLength());
-        }
-        return record.buffer().getShort(record.valueOffset());
-    }
-
     private static FormatException invalid(Batch batch, LogRecord record, String field, Object expected, Object actual) {
         return FormatException.at(Violation.INVALID_CONTROL_RECORD, batch.file(), batch.position())
                 .baseOffset(batch.baseOffset()).field(field).expected(expected).actual(actual)

@@ -55,11 +55,6 @@ public record Finding(String file, long position, Violation violation, Severity 
         return lostFrom >= 0;
     }
 
-    /** The same finding carrying a skipped byte range and a lost offset range. */
-    public Finding withRanges(long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
-        return new Finding(file, position, violation, severity, baseOffset, message, skippedFrom, skippedTo, lostFrom, lostTo);
-    }
-
     /** {@code file position kind: message}, the text output line. */
     @Override
     public String toString() {
