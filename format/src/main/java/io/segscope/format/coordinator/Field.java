@@ -1,5 +1,7 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
+
 /**
  * One field of a coordinator record schema, as Kafka's JSON schema declares it: name, type,
  * versions, nullable versions, tag and tagged versions, default and ignorable
@@ -119,7 +121,7 @@ public final class Field {
             case INT32: return Integer.valueOf(defaultSpec == null ? 0 : (int) Long.decode(defaultSpec).longValue());
             case INT64: return Long.valueOf(defaultSpec == null ? 0L : Long.decode(defaultSpec));
             case FLOAT64: return Double.valueOf(defaultSpec == null ? 0.0 : Double.parseDouble(defaultSpec));
-            case UUID: return Uuid.ZERO;
+            case UUID: return KafkaUuid.ZERO;
             case STRING: return defaultSpec == null ? "" : defaultSpec;
             case BYTES: return Bytes.EMPTY;
             case ARRAY: return java.util.List.of();

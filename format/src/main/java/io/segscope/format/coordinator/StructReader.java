@@ -1,5 +1,6 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ public final class StructReader {
             case UUID: {
                 long msb = readInt64(path);
                 long lsb = readInt64(path);
-                return msb == 0 && lsb == 0 ? Uuid.ZERO : new Uuid(msb, lsb);
+                return msb == 0 && lsb == 0 ? KafkaUuid.ZERO : new KafkaUuid(msb, lsb);
             }
             case STRING: {
                 int len = flexible ? readUnsignedVarint(path) - 1 : (short) readInt16(path);

@@ -7,8 +7,8 @@ import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.EmbeddedProtocol;
 import io.segscope.format.coordinator.Field;
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Uuid;
 import io.segscope.format.coordinator.txn.TransactionState;
+import io.segscope.format.io.KafkaUuid;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -82,7 +82,7 @@ final class StructJson {
             g.writeNumber((Byte) value);
         } else if (value instanceof String) {
             g.writeString((String) value);
-        } else if (value instanceof Uuid) {
+        } else if (value instanceof KafkaUuid) {
             g.writeString(value.toString());
         } else if (value instanceof Bytes) {
             g.writeBinary(((Bytes) value).array());

@@ -3,9 +3,9 @@ package io.segscope.format.coordinator.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Uuid;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
+import io.segscope.format.io.KafkaUuid;
 import io.segscope.format.json.MetadataJson;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ class MetadataRecordDecoderTest {
         assertThat(d.version()).isEqualTo((short) 2);
         StructValue v = d.value();
         assertThat(v.getInt("PartitionId")).isEqualTo(3);
-        assertThat(v.get("TopicId")).isEqualTo(new Uuid(0x0123456789abcdefL, 0x1122334455667788L));
+        assertThat(v.get("TopicId")).isEqualTo(new KafkaUuid(0x0123456789abcdefL, 0x1122334455667788L));
         assertThat(v.get("Replicas")).isEqualTo(List.of(1, 2));
         assertThat(v.get("LeaderRecoveryState")).isEqualTo((byte) 0);
         assertThat(v.get("EligibleLeaderReplicas")).isEqualTo(List.of(2));
