@@ -1,6 +1,7 @@
 package io.segscope.format.coordinator;
 
 import io.segscope.format.io.KafkaUuid;
+import io.segscope.format.io.Varints;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -258,12 +259,12 @@ public final class StructReader {
 
     /** Kafka's unsigned varint: at most 5 bytes, the result may wrap to a negative int. */
     private int readUnsignedVarint(String path) throws MalformedException {
-        long packed = Wire.unsignedVarint(buf, pos, limit);
-        if (packed == Wire.BAD_VARINT) {
+        long packed = Varints.unsignedVarint(buf, pos, limit);
+        if (packed < 0) {
             throw malformed("unsigned varint truncated or longer than 5 bytes", path);
         }
-        pos += Wire.varintSize(packed);
-        return Wire.varintValue(packed);
+        pos += Varints.size(packed);
+        return Varints.value(packed);
     }
 
     private MalformedException malformed(String message, String path) {

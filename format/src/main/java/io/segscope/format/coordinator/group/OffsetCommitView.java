@@ -1,7 +1,7 @@
 package io.segscope.format.coordinator.group;
 
 import io.segscope.format.coordinator.Utf8Slice;
-import io.segscope.format.coordinator.Wire;
+import io.segscope.format.io.Varints;
 import java.nio.ByteBuffer;
 
 /**
@@ -136,28 +136,28 @@ public final class OffsetCommitView {
     }
 
     private boolean taggedFields(ByteBuffer buf, int p, int end) {
-        long packed = Wire.unsignedVarint(buf, p, end);
-        if (packed == Wire.BAD_VARINT) {
+        long packed = Varints.unsignedVarint(buf, p, end);
+        if (packed < 0) {
             return false;
         }
-        p += Wire.varintSize(packed);
-        int count = Wire.varintValue(packed);
+        p += Varints.size(packed);
+        int count = Varints.value(packed);
         if (count < 0 || count > end - p || count > MAX_TAGGED_FIELDS) {
             return false;
         }
         for (int i = 0; i < count; i++) {
-            packed = Wire.unsignedVarint(buf, p, end);
-            if (packed == Wire.BAD_VARINT) {
+            packed = Varints.unsignedVarint(buf, p, end);
+            if (packed < 0) {
                 return false;
             }
-            p += Wire.varintSize(packed);
-            int tag = Wire.varintValue(packed);
-            packed = Wire.unsignedVarint(buf, p, end);
-            if (packed == Wire.BAD_VARINT) {
+            p += Varints.size(packed);
+            int tag = Varints.value(packed);
+            packed = Varints.unsignedVarint(buf, p, end);
+            if (packed < 0) {
                 return false;
             }
-            p += Wire.varintSize(packed);
-            int size = Wire.varintValue(packed);
+            p += Varints.size(packed);
+            int size = Varints.value(packed);
             if (tag == 0) {
                 // read by type, as Kafka does: the declared size is not used for a known tag
                 if (end - p < 16) {
@@ -193,12 +193,12 @@ public final class OffsetCommitView {
 
     /** uvarint (length+1) + bytes, non-nullable; returns the position after it or -1. */
     private static int compactString(ByteBuffer buf, int p, int end, Utf8Slice into) {
-        long packed = Wire.unsignedVarint(buf, p, end);
-        if (packed == Wire.BAD_VARINT) {
+        long packed = Varints.unsignedVarint(buf, p, end);
+        if (packed < 0) {
             return -1;
         }
-        p += Wire.varintSize(packed);
-        int n = Wire.varintValue(packed) - 1;
+        p += Varints.size(packed);
+        int n = Varints.value(packed) - 1;
         if (n < 0 || n > MAX_STRING_LENGTH || n > end - p) {
             return -1;
         }
