@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
-import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 
 /** {@link Utf8Slice} hashes and compares like {@code new String(bytes, UTF_8)} without decoding. */
@@ -25,8 +24,6 @@ class Utf8SliceTest {
         assertThat(slice.contentEquals(decoded)).isTrue();
         assertThat(slice.contentEquals(decoded + "x")).isFalse();
         assertThat(slice.toString()).isEqualTo(decoded);
-        // Kafka's partition rule for __consumer_offsets with 50 partitions
-        assertThat(slice.partitionFor(50)).isEqualTo(Utils.abs(decoded.hashCode()) % 50);
     }
 
     @Property(tries = 2000, seed = "32")
@@ -49,14 +46,5 @@ class Utf8SliceTest {
         assertThat(slice.toString()).isEqualTo(s);
         Utf8Slice other = new Utf8Slice().wrap(ByteBuffer.wrap(utf8), 0, utf8.length);
         assertThat(slice.contentEquals(other)).isTrue();
-    }
-
-    @Test
-    void minValueHashGoesToPartitionZero() {
-        // "polygenelubricants".hashCode() == Integer.MIN_VALUE; Kafka's Utils.abs maps it to 0
-        String s = "polygenelubricants";
-        assertThat(s.hashCode()).isEqualTo(Integer.MIN_VALUE);
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        assertThat(new Utf8Slice().wrap(ByteBuffer.wrap(b), 0, b.length).partitionFor(50)).isZero();
     }
 }
