@@ -121,7 +121,7 @@ public final class Verifier {
         dir.cleanShutdown().ifPresent(f -> parse(f, CleanShutdown::read));
         if (!cleanShutdown && dir.metaProperties().isPresent()) {
             report.add(dir.root().path(), -1, Violation.UNCLEAN_SHUTDOWN, Severity.INFO, -1,
-                    "no " + LogDir.CLEAN_SHUTDOWN + ": the broker did not shut down cleanly (or is running);"
+                    "no " + CleanShutdown.FILE_NAME + ": the broker did not shut down cleanly (or is running);"
                             + " it will recover the segments after the recovery point at start");
         }
         dir.metaProperties().ifPresent(f -> parse(f, MetaProperties::read));
@@ -262,7 +262,7 @@ public final class Verifier {
             segments.verify(f, -1, null, null, null, true, null, -1, null);
         } else if (name.endsWith(".tmp")) {
             leftoverTmp(f);
-        } else if (name.equals(LogDir.CLEAN_SHUTDOWN)) {
+        } else if (name.equals(CleanShutdown.FILE_NAME)) {
             parse(f, CleanShutdown::read);
         } else if (name.equals(MetaProperties.FILE_NAME)) {
             parse(f, MetaProperties::read);
