@@ -6,6 +6,7 @@ import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.Sequences;
 import io.segscope.format.record.Tail;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.state.ProducerSnapshotReader;
@@ -188,7 +189,7 @@ public final class KafkaDumpWriter implements DumpWriter {
                             .append(" currentTxnFirstOffset: ").append(txnFirst >= 0 ? "OptionalLong[" + txnFirst + "]" : "OptionalLong.empty")
                             .append(" lastTimestamp: ").append(snap.timestamp(i));
                     if (snap.lastOffset(i) >= 0) {
-                        line.append(" firstSequence: ").append(SideFiles.firstSequence(snap.lastSequence(i), snap.offsetDelta(i)))
+                        line.append(" firstSequence: ").append(Sequences.decrement(snap.lastSequence(i), snap.offsetDelta(i)))
                                 .append(" lastSequence: ").append(snap.lastSequence(i))
                                 .append(" lastOffset: ").append(snap.lastOffset(i))
                                 .append(" offsetDelta: ").append(snap.offsetDelta(i))
