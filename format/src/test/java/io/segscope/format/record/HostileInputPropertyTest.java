@@ -43,7 +43,7 @@ class HostileInputPropertyTest {
                         ControlRecord.Type t = ControlRecord.type(b, rec);
                         sb.append('/').append(t);
                         if (t == ControlRecord.Type.COMMIT || t == ControlRecord.Type.ABORT) {
-                            sb.append('/').append(ControlRecord.coordinatorEpoch(b, rec));
+                            sb.append('/').append(ControlRecord.endTxnMarker(rec.buffer(), rec.valueOffset(), rec.valueLength()));
                         }
                     }
                     out.add(sb.toString());
