@@ -1,5 +1,6 @@
 package io.segscope.format.coordinator.group;
 
+import io.segscope.format.coordinator.StructReader;
 import io.segscope.format.coordinator.Utf8Slice;
 import io.segscope.format.io.Varints;
 import java.nio.ByteBuffer;
@@ -21,12 +22,9 @@ import java.nio.ByteBuffer;
  *
  * {@link #wrap} accepts exactly the records that {@link io.segscope.format.coordinator.CoordinatorRecordDecoder}
  * decodes as types 0/1; for anything else it returns false and the caller asks the decoder for
- * the {@link io.segscope.format.coordinator.Unknown} result.
+ * the {@link io.segscope.format.coordinator.Unknown} result. It applies {@link StructReader}'s limits.
  */
 public final class OffsetCommitView {
-    private static final int MAX_STRING_LENGTH = 32767;
-    private static final int MAX_TAGGED_FIELDS = 10_000;
-
     private final Utf8Slice group = new Utf8Slice();
     private final Utf8Slice topic = new Utf8Slice();
     private final Utf8Slice metadata = new Utf8Slice();
@@ -142,7 +140,7 @@ public final class OffsetCommitView {
         }
         p += Varints.size(packed);
         int count = Varints.value(packed);
-        if (count < 0 || count > end - p || count > MAX_TAGGED_FIELDS) {
+        if (!StructReader.acceptsTaggedFieldCount(count, end - p)) {
             return false;
         }
         for (int i = 0; i < count; i++) {
@@ -167,7 +165,7 @@ public final class OffsetCommitView {
                 topicIdLsb = buf.getLong(p + 8);
                 p += 16;
             } else {
-                if (size < 0 || size > end - p) {
+                if (!StructReader.fits(size, end - p)) {
                     return false;
                 }
                 unknownTaggedFields++;
@@ -184,7 +182,7 @@ public final class OffsetCommitView {
         }
         int n = buf.getShort(p);
         p += 2;
-        if (n < 0 || n > end - p) {
+        if (!StructReader.fits(n, end - p)) {
             return -1;
         }
         into.wrap(buf, p, n);
@@ -199,7 +197,7 @@ public final class OffsetCommitView {
         }
         p += Varints.size(packed);
         int n = Varints.value(packed) - 1;
-        if (n < 0 || n > MAX_STRING_LENGTH || n > end - p) {
+        if (!StructReader.acceptsStringLength(n, end - p)) {
             return -1;
         }
         into.wrap(buf, p, n);
