@@ -3,7 +3,6 @@ package io.segscope.format.json;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
-import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.Decoded;
 import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
@@ -40,7 +39,7 @@ public final class CoordinatorJson {
         g.writeStartObject();
         g.writeStringField("type", Short.toString(d.recordType()));
         g.writeFieldName("data");
-        writeStruct(g, d.key(), d.topic());
+        writeStruct(g, d.key());
         g.writeEndObject();
     }
 
@@ -53,13 +52,13 @@ public final class CoordinatorJson {
         g.writeStartObject();
         g.writeStringField("version", Short.toString(d.valueVersion()));
         g.writeFieldName("data");
-        writeStruct(g, d.value(), d.topic());
+        writeStruct(g, d.value());
         g.writeEndObject();
     }
 
     /** Writes one struct as Kafka's JsonConverter does, at the version it was read at. */
-    public static void writeStruct(JsonGenerator g, StructValue v, CoordinatorTopic topic) throws IOException {
-        StructJson.writeStruct(g, v, v.version(), StructJson.Nesting.OWN_VERSION, topic);
+    public static void writeStruct(JsonGenerator g, StructValue v) throws IOException {
+        StructJson.writeStruct(g, v, v.version(), StructJson.Nesting.OWN_VERSION);
     }
 
     /** The key as compact JSON text: {@code {"type":"1","data":{"group":"g","topic":"t","partition":0}}}. */
@@ -74,12 +73,12 @@ public final class CoordinatorJson {
 
     /** Only the {@code data} object of the key. */
     public static String keyDataText(Decoded d) {
-        return StructJson.render(g -> writeStruct(g, d.key(), d.topic()));
+        return StructJson.render(g -> writeStruct(g, d.key()));
     }
 
     /** Only the {@code data} object of the value (null for a tombstone). */
     public static String valueDataText(Decoded d) {
-        return d.value() == null ? null : StructJson.render(g -> writeStruct(g, d.value(), d.topic()));
+        return d.value() == null ? null : StructJson.render(g -> writeStruct(g, d.value()));
     }
 
     /**

@@ -35,7 +35,7 @@ public final class MetadataJson {
      * the schema's valid versions (use the schema's {@code layoutVersion}).
      */
     public static void writeStruct(JsonGenerator g, StructValue v, int version) throws IOException {
-        StructJson.writeStruct(g, v, version, StructJson.Nesting.OUTER_VERSION, null);
+        StructJson.writeStruct(g, v, version, StructJson.Nesting.OUTER_VERSION);
     }
 
     /** Only the record's {@code data} object: {@code MetadataJsonConverters.writeJson(message, version)}. */
