@@ -89,8 +89,8 @@ class KafkaRoundTripTest {
         assertThat(d.keyTrailingBytes()).isZero();
         assertThat(d.valueTrailingBytes()).isZero();
         assertThat(d.unknownTaggedFields()).isZero();
-        assertThat(CoordinatorJson.dumpKeyText(r, 0)).isEqualTo(kafka[0]);
-        assertThat(CoordinatorJson.dumpPayloadText(r)).isEqualTo(kafka[1]);
+        assertThat(CoordinatorJson.keyText(d)).isEqualTo(kafka[0]);
+        assertThat(CoordinatorJson.valueText(d)).isEqualTo(kafka[1]);
 
         if (cell.topic() == CoordinatorTopic.CONSUMER_OFFSETS && cell.schema().type() <= 1) {
             checkView(key, value, kb, kOff, k.length, vb, vOff, v == null ? -1 : v.length);

@@ -1,8 +1,6 @@
 package io.segscope.inspector.output;
 
 import io.segscope.format.coordinator.CoordinatorResult;
-import io.segscope.format.json.CoordinatorJson;
-import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -120,11 +118,11 @@ public final class KafkaDumpWriter implements DumpWriter {
         if (content instanceof RecordContent.Control c) {
             appendControl(c);
         } else if (content instanceof RecordContent.Metadata m) {
-            line.append(" payload: ").append(MetadataJson.dumpPayloadText(m.result(), r.offset()));
+            line.append(" payload: ").append(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.Coordinator c) {
             CoordinatorResult result = c.result();
-            line.append(" key: ").append(CoordinatorJson.dumpKeyText(result, r.offset()));
-            String payload = CoordinatorJson.dumpPayloadText(result);
+            line.append(" key: ").append(KafkaDumpText.keyText(result, r.offset()));
+            String payload = KafkaDumpText.payloadText(result);
             if (payload != null) {
                 line.append(" payload: ").append(payload);
             }
@@ -142,7 +140,7 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     private void appendControl(RecordContent.Control c) {
-        String text = c.value() == null ? null : MetadataJson.controlText(c.value());
+        String text = c.value() == null ? null : KafkaDumpText.controlText(c.value());
         if (text != null) {
             line.append(text);
         } else {

@@ -6,7 +6,7 @@ import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueS
 import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
-import io.segscope.format.json.MetadataJson;
+import io.segscope.inspector.output.KafkaDumpText;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -42,7 +42,7 @@ class MutatedMetadataTest {
         value = random.nextInt(5) == 0 ? reframe(value, random) : mutate(value, random);
         String kafka = MetadataOracle.dumpPayload(value);
         MetadataResult r = MetadataRecordDecoder.decode(value);
-        assertThat(MetadataJson.dumpPayloadText(r, 0)).as("%s %s", cell, r).isEqualTo(kafka);
+        assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as("%s %s", cell, r).isEqualTo(kafka);
         if (r instanceof MetadataUnknown) {
             MetadataUnknown u = (MetadataUnknown) r;
             assertThat(u.value().array()).isEqualTo(value);
@@ -56,25 +56,25 @@ class MutatedMetadataTest {
         String className = MetadataOracle.MESSAGE_PACKAGE + schema.value().name();
         Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), (short) 0), (short) 0);
         byte[] value = mutate(MetadataOracle.bare(message, (short) 0), random);
-        MetadataRoundTripTest.assertSameControlText(schema.type().id, value);
+        MetadataDumpTextTest.assertSameControlText(schema.type().id, value);
     }
 
     @Test
     void nullAndEmptyValues() {
-        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
-        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
+        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
+        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
         assertThat(MetadataRecordDecoder.decode((byte[]) null)).isInstanceOfSatisfying(MetadataUnknown.class,
                 u -> assertThat(u.reason()).isEqualTo(MetadataUnknownReason.NULL_VALUE));
         for (ControlValueSchema s : ControlValueSchemas.ALL) {
             assertThat(ControlValueDecoder.decode(s.type().id, null, 0, -1)).isInstanceOf(ControlValue.Malformed.class);
-            MetadataRoundTripTest.assertSameControlText(s.type().id, new byte[0]);
+            MetadataDumpTextTest.assertSameControlText(s.type().id, new byte[0]);
         }
-        MetadataRoundTripTest.assertSameControlText((short) 0, new byte[0]);
-        MetadataRoundTripTest.assertSameControlText((short) 1, new byte[] {0, 0, 0, 0, 0, 5});
-        MetadataRoundTripTest.assertSameControlText((short) 1, new byte[] {0, 3, 0, 0, 0, 5, 9});
-        MetadataRoundTripTest.assertSameControlText((short) 0, new byte[] {-1, -1, 0, 0, 0, 5});
-        MetadataRoundTripTest.assertSameControlText((short) 42, new byte[] {1});
-        MetadataRoundTripTest.assertSameControlText((short) -7, null);
+        MetadataDumpTextTest.assertSameControlText((short) 0, new byte[0]);
+        MetadataDumpTextTest.assertSameControlText((short) 1, new byte[] {0, 0, 0, 0, 0, 5});
+        MetadataDumpTextTest.assertSameControlText((short) 1, new byte[] {0, 3, 0, 0, 0, 5, 9});
+        MetadataDumpTextTest.assertSameControlText((short) 0, new byte[] {-1, -1, 0, 0, 0, 5});
+        MetadataDumpTextTest.assertSameControlText((short) 42, new byte[] {1});
+        MetadataDumpTextTest.assertSameControlText((short) -7, null);
     }
 
     @Test
@@ -102,7 +102,7 @@ class MutatedMetadataTest {
         };
         for (byte[] v : values) {
             MetadataResult r = MetadataRecordDecoder.decode(v);
-            assertThat(MetadataJson.dumpPayloadText(r, 0)).as(Arrays.toString(v)).isEqualTo(MetadataOracle.dumpPayload(v));
+            assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as(Arrays.toString(v)).isEqualTo(MetadataOracle.dumpPayload(v));
         }
         assertThat(((MetadataDecoded) MetadataRecordDecoder.decode(new byte[] {1, 20, 0, 1, 3, 1, 7})).unknownTaggedFields()).isEqualTo(1);
     }

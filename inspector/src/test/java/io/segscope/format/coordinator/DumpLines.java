@@ -2,7 +2,7 @@ package io.segscope.format.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.segscope.format.json.CoordinatorJson;
+import io.segscope.inspector.output.KafkaDumpText;
 
 /** Checks segscope's text against the record lines of Kafka's DumpLogSegments output ({@link DumpOutput}). */
 final class DumpLines {
@@ -15,8 +15,8 @@ final class DumpLines {
      * text, so only the part up to it is compared.
      */
     static void assertSameText(String line, CoordinatorResult result, long offset, String where) {
-        String key = CoordinatorJson.dumpKeyText(result, offset);
-        String payload = CoordinatorJson.dumpPayloadText(result);
+        String key = KafkaDumpText.keyText(result, offset);
+        String payload = KafkaDumpText.payloadText(result);
         if (result instanceof Unknown && (((Unknown) result).reason() == UnknownReason.MALFORMED_KEY
                 || ((Unknown) result).reason() == UnknownReason.MALFORMED_VALUE) && key.contains(" due to: ")) {
             assertThat(line).as(where).contains(" key: " + key.substring(0, key.indexOf(" due to: ") + 9));
