@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
 import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
 import io.segscope.inspector.output.KafkaDumpText;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -17,22 +19,12 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link KafkaDumpText}'s metadata payloads and control record texts against what Kafka's
- * DumpLogSegments prints for the same bytes: records labelled with versions outside their schema,
- * every KRaft control value type, transaction markers and unknown control types.
+ * Truncated, extended, garbled and re-framed metadata record values and control record values:
+ * segscope never throws, and gives exactly the text Kafka's DumpLogSegments prints for the same
+ * bytes, {@code Error at <offset>, skipping. <message>} included; a control value that Kafka's
+ * printer fails on is a {@link ControlValue.Malformed}.
  */
-class MetadataDumpTextTest {
-
-    @Test
-    void markersUnknownTypesAndUndecodableRecords() {
-        byte[] commit = {0, 0, 0, 0, 0, 42};
-        assertThat(KafkaDumpText.controlText(ControlValueDecoder.decode((short) 1, ByteBuffer.wrap(commit), 0, 6)))
-                .isEqualTo(" endTxnMarker: COMMIT coordinatorEpoch: 42");
-        assertThat(KafkaDumpText.controlText(ControlValueDecoder.decode((short) 77, null, 0, -1))).isEqualTo(" controlType: UNKNOWN(77)");
-        assertThat(KafkaDumpText.controlText(ControlValueDecoder.decode((short) 0, ByteBuffer.wrap(new byte[] {0, 0, 1}), 0, 3))).isNull();
-        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12))
-                .isEqualTo("Error at 12, skipping. Error while reading frame version");
-    }
+class MutatedMetadataTest {
 
     @Provide
     Arbitrary<Cell> cell() {
@@ -44,68 +36,138 @@ class MetadataDumpTextTest {
         return Arbitraries.of(ControlValueSchemas.ALL);
     }
 
-    /**
-     * A record labelled with a version outside its type's valid versions (newer, or a varint that
-     * wraps to a negative short): Kafka reads it with the nearest version's layout and prints the
-     * label; segscope does the same.
-     */
-    @Property(tries = 600, seed = "4401")
-    void versionsOutsideTheSchemaReadLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
-        boolean high = cell.version() == cell.schema().validVersions().highest() && random.nextBoolean();
-        boolean low = cell.version() == cell.schema().validVersions().lowest();
-        if (!high && !low) {
-            return;
-        }
+    @Property(tries = 4000, seed = "9093")
+    void mutatedMetadataRecordsPrintLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
         byte[] value = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
-        int label = high ? cell.version() + 1 + random.nextInt(200) : -1 - random.nextInt(70000);
+        value = random.nextInt(5) == 0 ? reframe(value, random) : mutate(value, random);
+        String kafka = MetadataOracle.dumpPayload(value);
+        MetadataResult r = MetadataRecordDecoder.decode(value);
+        assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as("%s %s", cell, r).isEqualTo(kafka);
+        if (r instanceof MetadataUnknown) {
+            MetadataUnknown u = (MetadataUnknown) r;
+            assertThat(u.value().array()).isEqualTo(value);
+            FormatException e = u.toException("00000000000000000000.log", 100, 7);
+            assertThat(e.violation()).isEqualTo(Violation.INVALID_METADATA_RECORD);
+        }
+    }
+
+    @Property(tries = 2000, seed = "9094")
+    void mutatedControlValuesPrintLikeKafka(@ForAll("control") ControlValueSchema schema, @ForAll Random random) {
+        String className = MetadataOracle.MESSAGE_PACKAGE + schema.value().name();
+        Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), (short) 0), (short) 0);
+        byte[] value = mutate(MetadataOracle.bare(message, (short) 0), random);
+        MetadataDumpTextTest.assertSameControlText(schema.type().id, value);
+    }
+
+    @Test
+    void nullAndEmptyValues() {
+        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
+        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
+        assertThat(MetadataRecordDecoder.decode((byte[]) null)).isInstanceOfSatisfying(MetadataUnknown.class,
+                u -> assertThat(u.reason()).isEqualTo(MetadataUnknownReason.NULL_VALUE));
+        for (ControlValueSchema s : ControlValueSchemas.ALL) {
+            assertThat(ControlValueDecoder.decode(s.type().id, null, 0, -1)).isInstanceOf(ControlValue.Malformed.class);
+            MetadataDumpTextTest.assertSameControlText(s.type().id, new byte[0]);
+        }
+        MetadataDumpTextTest.assertSameControlText((short) 0, new byte[0]);
+        MetadataDumpTextTest.assertSameControlText((short) 1, new byte[] {0, 0, 0, 0, 0, 5});
+        MetadataDumpTextTest.assertSameControlText((short) 1, new byte[] {0, 3, 0, 0, 0, 5, 9});
+        MetadataDumpTextTest.assertSameControlText((short) 0, new byte[] {-1, -1, 0, 0, 0, 5});
+        MetadataDumpTextTest.assertSameControlText((short) 42, new byte[] {1});
+        MetadataDumpTextTest.assertSameControlText((short) -7, null);
+    }
+
+    @Test
+    void everyHeaderFailurePrintsKafkasMessage() {
+        byte[][] values = {
+            {0, 2, 0, 0},                       // frame version 0
+            {2, 2, 0, 0},                       // frame version 2
+            {(byte) 0xff, (byte) 0xff, 3},      // frame version 65535: too large
+            {(byte) 0x81, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x0f, 2, 0, 0}, // wraps to a negative int: low 16 bits 1
+            {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1}, // six-byte varint
+            {1},                                // no type
+            {1, 6, 0, 0},                       // apiKey 6: not defined
+            {1, 13, 0, 0},
+            {1, 16, 0, 0},
+            {1, 30, 0, 0},
+            {1, (byte) 0xff, (byte) 0xff, 1, 0, 0}, // apiKey 32767
+            {1, (byte) 0xff, (byte) 0xff, 3, 0, 0}, // apiKey too large
+            {1, 20},                            // NoOpRecord without version
+            {1, 20, 0},                         // NoOpRecord without tagged fields
+            {1, 20, 0, 0},                      // NoOpRecord v0
+            {1, 20, 0, 0, 0},                   // garbage after
+            {1, 20, 5, 0},                      // NoOpRecord v5: read as v0
+            {1, 20, 0, 1, 3, 1, 7},             // an unknown tag
+            {1, 20, 0, 1, 3, 9, 7},             // an unknown tag longer than the value
+        };
+        for (byte[] v : values) {
+            MetadataResult r = MetadataRecordDecoder.decode(v);
+            assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as(Arrays.toString(v)).isEqualTo(MetadataOracle.dumpPayload(v));
+        }
+        assertThat(((MetadataDecoded) MetadataRecordDecoder.decode(new byte[] {1, 20, 0, 1, 3, 1, 7})).unknownTaggedFields()).isEqualTo(1);
+    }
+
+    /** A valid record re-framed with random header values. */
+    private static byte[] reframe(byte[] value, Random random) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(1);
-        MetadataRoundTripTest.writeVarint(out, cell.schema().apiKey());
-        MetadataRoundTripTest.writeVarint(out, label);
+        int[] frame = {0, 1, 1, 1, 2, 32767, 32768, -1, 0x10001};
+        int[] keys = {0, 3, 6, 13, 16, 29, 30, 127, 128, 32767, -3};
+        MetadataRoundTripTest.writeVarint(out, frame[random.nextInt(frame.length)]);
+        MetadataRoundTripTest.writeVarint(out, random.nextBoolean() ? value[1] : keys[random.nextInt(keys.length)]);
+        MetadataRoundTripTest.writeVarint(out, random.nextInt(4) == 0 ? random.nextInt(8) : value[2]);
         out.write(value, 3, value.length - 3);
-        byte[] relabelled = out.toByteArray();
-
-        MetadataResult r = MetadataRecordDecoder.decode(relabelled);
-        String kafka = MetadataOracle.dumpPayload(relabelled);
-        assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as(cell + " labelled " + label).isEqualTo(kafka);
-        if (r instanceof MetadataDecoded) {
-            assertThat(((MetadataDecoded) r).versionKnown()).isFalse();
-            assertThat(((MetadataDecoded) r).version()).isEqualTo((short) label);
-        }
+        return out.toByteArray();
     }
 
-    @Property(tries = 1500, seed = "4402")
-    void controlValuesPrintLikeKafka(@ForAll("control") ControlValueSchema schema, @ForAll Random random) {
-        // LeaderChange values are also written at version 1, which Kafka still reads at version 0
-        short writeVersion = (short) (schema.validVersions().highest() > 0 && random.nextInt(4) == 0 ? 1 : 0);
-        String className = MetadataOracle.MESSAGE_PACKAGE + (schema == ControlValueSchemas.LEADER_CHANGE ? "LeaderChangeMessage" : schema.value().name());
-        Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), writeVersion), writeVersion);
-        byte[] value = MetadataOracle.bare(message, writeVersion);
-        if (random.nextInt(5) == 0) {
-            // trailing bytes, which both ignore
-            value = Arrays.copyOf(value, value.length + 1 + random.nextInt(4));
+    /** One or two random damages: truncation, extension, a flipped byte, a set byte, an insertion or a removal. */
+    static byte[] mutate(byte[] b, Random random) {
+        int n = 1 + random.nextInt(2);
+        for (int i = 0; i < n; i++) {
+            switch (random.nextInt(6)) {
+                case 0:
+                    b = Arrays.copyOf(b, random.nextInt(b.length + 1));
+                    break;
+                case 1: {
+                    byte[] longer = Arrays.copyOf(b, b.length + 1 + random.nextInt(6));
+                    for (int j = b.length; j < longer.length; j++) {
+                        longer[j] = (byte) random.nextInt(256);
+                    }
+                    b = longer;
+                    break;
+                }
+                case 2:
+                    if (b.length > 0) {
+                        b[random.nextInt(b.length)] ^= (byte) (1 << random.nextInt(8));
+                    }
+                    break;
+                case 3:
+                    if (b.length > 0) {
+                        b[random.nextInt(b.length)] = (byte) (random.nextBoolean() ? 0xff : random.nextInt(256));
+                    }
+                    break;
+                case 4: {
+                    int at = random.nextInt(b.length + 1);
+                    byte[] c = new byte[b.length + 1];
+                    System.arraycopy(b, 0, c, 0, at);
+                    c[at] = (byte) random.nextInt(256);
+                    System.arraycopy(b, at, c, at + 1, b.length - at);
+                    b = c;
+                    break;
+                }
+                default:
+                    if (b.length > 0) {
+                        int at = random.nextInt(b.length);
+                        byte[] c = new byte[b.length - 1];
+                        System.arraycopy(b, 0, c, 0, at);
+                        System.arraycopy(b, at + 1, c, at, b.length - at - 1);
+                        b = c;
+                    }
+            }
         }
-        assertSameControlText(schema.type().id, value);
+        return b;
     }
 
-    @Property(tries = 500, seed = "4403")
-    void markersAndUnknownControlTypesPrintLikeKafka(@ForAll Random random) {
-        short type = (short) (random.nextInt(3) == 0 ? random.nextInt(20) - 3 : random.nextInt(2));
-        byte[] value = new byte[random.nextInt(9)];
-        random.nextBytes(value);
-        if (random.nextBoolean() && value.length >= 2) {
-            ByteBuffer.wrap(value).putShort(0, (short) random.nextInt(3));
-        }
-        if (type >= 2 && type <= 6) {
-            type = 7;
-        }
-        assertSameControlText(type, random.nextInt(10) == 0 ? null : value);
-    }
-
-    static void assertSameControlText(short type, byte[] value) {
-        String kafka = MetadataOracle.controlText(type, value);
-        ControlValue v = ControlValueDecoder.decode(type, value == null ? null : ByteBuffer.wrap(value), 0, value == null ? -1 : value.length);
-        assertThat(KafkaDumpText.controlText(v)).as("type %d value %s: %s", type, value == null ? null : Arrays.toString(value), v).isEqualTo(kafka);
-        assertThat(v.typeId()).isEqualTo(type);
+    static ByteBuffer wrap(byte[] b) {
+        return ByteBuffer.wrap(b);
     }
 }
