@@ -32,11 +32,7 @@ public final class CoordinatorJson {
 
     /** Writes {@code {"type":"N","data":{...}}}. */
     public static void writeKey(JsonGenerator g, Decoded d) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("type", Short.toString(d.recordType()));
-        g.writeFieldName("data");
-        writeStruct(g, d.key());
-        g.writeEndObject();
+        writeLabelled(g, "type", d.recordType(), d.key());
     }
 
     /** Writes {@code {"version":"N","data":{...}}}, or JSON null for a tombstone. */
@@ -45,10 +41,15 @@ public final class CoordinatorJson {
             g.writeNull();
             return;
         }
+        writeLabelled(g, "version", d.valueVersion(), d.value());
+    }
+
+    /** {@code {"<label>":"<number>","data":{...}}}, the number as a string as Kafka prints it. */
+    private static void writeLabelled(JsonGenerator g, String label, short number, StructValue data) throws IOException {
         g.writeStartObject();
-        g.writeStringField("version", Short.toString(d.valueVersion()));
+        g.writeStringField(label, Short.toString(number));
         g.writeFieldName("data");
-        writeStruct(g, d.value());
+        writeStruct(g, data);
         g.writeEndObject();
     }
 
