@@ -113,7 +113,7 @@ class DumpLogSegmentsMetadataToolTest {
         byte[] v = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
         switch (random.nextInt(8)) {
             case 0: return null;
-            case 1: return MutatedMetadataTest.mutate(v, random);
+            case 1: return MetadataDumpTextTest.mutate(v, random);
             case 2: { // labelled with a version above the highest (read with the highest's layout, or refused)
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 out.write(1);
