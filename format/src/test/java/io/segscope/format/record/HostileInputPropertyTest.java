@@ -59,9 +59,7 @@ class HostileInputPropertyTest {
     @Property(tries = 1500, seed = "1234")
     void damageNeverEscapesAsAnythingButFormatException(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long seed) {
         Random rnd = new Random(seed);
-        ByteBuffer seg = RandomSegments.segment(rnd, 4);
-        byte[] file = new byte[seg.remaining()];
-        seg.get(file);
+        byte[] file = RandomSegments.segmentBytes(rnd, 4);
         int damage = 1 + rnd.nextInt(4);
         for (int i = 0; i < damage; i++) {
             BatchWalkerTwinTest.mutate(rnd, file);
