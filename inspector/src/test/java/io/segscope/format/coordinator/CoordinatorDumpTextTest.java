@@ -6,10 +6,10 @@ import io.segscope.inspector.output.KafkaDumpText;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.MessageUtil;
 import org.apache.kafka.coordinator.group.generated.ConsumerGroupPartitionMetadataKey;
 import org.apache.kafka.coordinator.group.generated.ConsumerGroupPartitionMetadataValue;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataKey;
-import org.apache.kafka.common.protocol.MessageUtil;
 import org.junit.jupiter.api.Test;
 
 /**
