@@ -51,6 +51,7 @@ public final class Segscope implements Runnable {
         CommandLine cl = new CommandLine(new Segscope());
         cl.setOut(out);
         cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_IO);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             cmd.getErr().println(ex instanceof FormatException ? ex.getMessage() : "segscope: " + ex);

@@ -85,7 +85,7 @@ class DumpKafkaGoldenTest {
      * The one documented deviation: for an index preallocated and never written (an active segment
      * of a crashed broker: every slot zero), Kafka's tool prints slot 0 as an entry
      * ({@code offset: <base> position: 0}, {@code timestamp: 0 offset: <base>}); segscope says the
-     * index is empty (kafka-format.md 1.8); when the segment's .log is empty Kafka's tool dies
+     * index is empty (docs/format.md 1.8); when the segment's .log is empty Kafka's tool dies
      * with NoSuchElementException instead (its .err beside the dump), and segscope again says the
      * index is empty. Everything else must be Kafka's lines.
      */

@@ -1,10 +1,10 @@
 package io.segscope.inspector;
 
 import io.segscope.testdata.Corpus;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.LongRange;
+import io.segscope.testkit.Tries;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,9 +53,12 @@ class HostileCliPropertyTest {
         assertThat(PARTITIONS).hasSizeGreaterThan(100);
     }
 
-    @Property(tries = 300, seed = "8086")
-    void damagedPartitionsNeverCrashTheCli(@ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long seed) throws IOException {
-        Random rnd = new Random(seed);
+    @TestFactory
+    Stream<DynamicTest> damagedPartitionsNeverCrashTheCli() {
+        return Tries.of(8086, 300, gen -> damagedPartitionsNeverCrashTheCli(gen.seed(), gen.random()));
+    }
+
+    private static void damagedPartitionsNeverCrashTheCli(long seed, Random rnd) throws IOException {
         Path source = PARTITIONS.get(rnd.nextInt(PARTITIONS.size()));
         Path dir = Files.createTempDirectory("segscope-hostile");
         Path copy = dir.resolve(source.getFileName().toString());

@@ -1,7 +1,7 @@
 package io.segscope.format.coordinator;
 
 /**
- * Kafka's rule for the coordinator partition of a key (kafka-format.md 2.1):
+ * Kafka's rule for the coordinator partition of a key (docs/format.md 2.1):
  * {@code Utils.abs(key.hashCode()) % partitions}, where abs(Integer.MIN_VALUE) is 0. It places
  * group ids in {@code __consumer_offsets}, transactional ids in {@code __transaction_state}.
  */

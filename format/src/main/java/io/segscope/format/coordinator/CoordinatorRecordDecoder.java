@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Decodes one record of {@code __consumer_offsets}, {@code __transaction_state} or
- * {@code __share_group_state} from its key and value slices (kafka-format.md 2.1):
+ * {@code __share_group_state} from its key and value slices (docs/format.md 2.1):
  *
  * <pre>
  * key   = int16 record type, then the key struct (version 0, never flexible)

@@ -1,6 +1,6 @@
 package io.segscope.format.coordinator;
 
-/** The three compacted topics whose records segscope decodes (kafka-format.md 2). */
+/** The three compacted topics whose records segscope decodes (docs/format.md 2). */
 public enum CoordinatorTopic {
     CONSUMER_OFFSETS("__consumer_offsets"),
     TRANSACTION_STATE("__transaction_state"),

@@ -19,6 +19,11 @@ public record Decoded(CoordinatorTopic topic, RecordSchema schema, StructValue k
         return schema.type();
     }
 
+    @Override
+    public StructValue keyStruct() {
+        return key;
+    }
+
     public boolean isTombstone() {
         return value == null;
     }

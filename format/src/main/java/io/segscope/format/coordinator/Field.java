@@ -6,7 +6,7 @@ import java.util.function.IntFunction;
 /**
  * One field of a coordinator record schema, as Kafka's JSON schema declares it: name, type,
  * versions, nullable versions, tag and tagged versions, default and ignorable
- * (kafka-format.md 2.6, 2.7), and for an enumeration the names its values print as. Immutable; the builder-style methods return a copy.
+ * (docs/format.md 2.6, 2.7), and for an enumeration the names its values print as. Immutable; the builder-style methods return a copy.
  *
  * <p>{@link #defaultSpec()} keeps the schema's {@code "default"} text as written ({@code null}
  * when the schema has none, or has a JSON {@code null}, which Kafka's generator treats as "no

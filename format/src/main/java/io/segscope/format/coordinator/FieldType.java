@@ -2,7 +2,7 @@ package io.segscope.format.coordinator;
 
 /**
  * The field types of Kafka's message generator as they appear in coordinator record schemas
- * (kafka-format.md 2.1: encodings of string/bytes/array in non-flexible and flexible versions).
+ * (docs/format.md 2.1: encodings of string/bytes/array in non-flexible and flexible versions).
  */
 public enum FieldType {
     BOOL("bool"),

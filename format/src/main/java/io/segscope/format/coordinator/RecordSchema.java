@@ -3,7 +3,7 @@ package io.segscope.format.coordinator;
 /**
  * One coordinator record type: the int16 type id that prefixes the key, the key struct (always
  * version 0, never flexible), and the value struct with its valid and flexible versions
- * (kafka-format.md 2.1, 2.5).
+ * (docs/format.md 2.1, 2.5).
  *
  * @param type the record type (Kafka's {@code apiKey})
  * @param name the record name without {@code Key}/{@code Value}, e.g. {@code OffsetCommit}

@@ -31,6 +31,9 @@ public final class SchemaSet {
             if (byType[r.type()] != null) {
                 throw new IllegalArgumentException("duplicate record type " + r.type());
             }
+            if (r.key().keyFields().owner() < 0) {
+                throw new IllegalArgumentException(r.key().name() + " has no group or transactional id field");
+            }
             byType[r.type()] = r;
         }
         this.all = Collections.unmodifiableList(new ArrayList<>(records));

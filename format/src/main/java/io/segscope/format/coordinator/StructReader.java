@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Reads any {@link StructSchema} at any version from a buffer window, the way Kafka's generated
- * {@code read(Readable, short)} methods do (kafka-format.md 2.1 encodings, 2.7 tagged fields):
+ * {@code read(Readable, short)} methods do (docs/format.md 2.1 encodings, 2.7 tagged fields):
  * absent fields take their defaults, known tags are read by their type (the declared size is only
  * used to skip unknown tags, as in Kafka), unknown tags are skipped and counted. It applies the same limits as the generated readers (string length at most 32767,
  * collection size at most the bytes remaining and at most 1,000,000, at most 10,000 tagged

@@ -6,10 +6,12 @@ import java.util.List;
 public final class StructSchema {
     private final String name;
     private final List<Field> fields;
+    private final KeyFields keyFields;
 
     private StructSchema(String name, List<Field> fields) {
         this.name = name;
         this.fields = fields;
+        this.keyFields = KeyFields.of(this);
     }
 
     public static StructSchema schema(String name, Field... fields) {
@@ -18,6 +20,8 @@ public final class StructSchema {
 
     public String name() { return name; }
     public List<Field> fields() { return fields; }
+    /** For a key struct: which fields hold the owner id, topic, partition and member. */
+    public KeyFields keyFields() { return keyFields; }
 
     public int indexOf(String fieldName) {
         for (int i = 0; i < fields.size(); i++) {

@@ -22,9 +22,14 @@ public record Unknown(CoordinatorTopic topic, UnknownReason reason, short record
                       Bytes key, Bytes value, StructValue decodedKey, String detail, String field,
                       int position) implements CoordinatorResult {
 
+    @Override
+    public StructValue keyStruct() {
+        return decodedKey;
+    }
+
     /**
      * Kafka's own wording for this failure, as DumpLogSegments 4.4.0 prints it after
-     * {@code "Error at offset <o>, skipping. "} (kafka-format.md 2.9), where the message is fixed.
+     * {@code "Error at offset <o>, skipping. "} (docs/format.md 2.9), where the message is fixed.
      */
     public String kafkaMessage() {
         switch (reason) {

@@ -2,7 +2,7 @@ package io.segscope.format.coordinator;
 
 import io.segscope.format.error.Violation;
 
-/** Why a coordinator record could not be decoded (kafka-format.md 2.1, 2.9). */
+/** Why a coordinator record could not be decoded (docs/format.md 2.1, 2.9). */
 public enum UnknownReason {
     /** The record has no key: Kafka's tools stop on such a record. */
     MISSING_KEY(Violation.INVALID_COORDINATOR_KEY),

@@ -1,6 +1,6 @@
 /**
  * Decoders for the records of Kafka's coordinator topics, {@code __consumer_offsets},
- * {@code __transaction_state} and {@code __share_group_state} (kafka-format.md 2).
+ * {@code __transaction_state} and {@code __share_group_state} (docs/format.md 2).
  *
  * <p>Entry point: {@link io.segscope.format.coordinator.CoordinatorRecordDecoder}
  * ({@code consumerOffsets()}, {@code transactionState()}, {@code shareGroupState()}) turns a key

@@ -5,7 +5,7 @@ package io.segscope.format.error;
  * documented name that `verify --format jsonl` prints; never rename one.
  */
 public enum Violation {
-    // framing of .log files (kafka-format.md 1.2, 1.4, 1.10)
+    // framing of .log files (docs/format.md 1.2, 1.4, 1.10)
     /** Fewer bytes remain than the entry header or the declared batch size needs: a torn tail. */
     TRUNCATED("truncated"),
     /** The rest of the file is zero bytes (preallocated or torn write). */
@@ -41,13 +41,13 @@ public enum Violation {
     /** A control record whose key or value does not parse. */
     INVALID_CONTROL_RECORD("invalid-control-record"),
 
-    // index files (kafka-format.md 1.8)
+    // index files (docs/format.md 1.8)
     INDEX_SIZE("index-size"),
     INDEX_ORDER("index-order"),
     INDEX_MISMATCH("index-mismatch"),
     INDEX_VERSION("index-version"),
 
-    // side files (kafka-format.md 1.1, 1.9)
+    // side files (docs/format.md 1.1, 1.9)
     SNAPSHOT_VERSION("snapshot-version"),
     SNAPSHOT_SIZE("snapshot-size"),
     CHECKPOINT_FORMAT("checkpoint-format"),
@@ -72,9 +72,9 @@ public enum Violation {
     ORPHAN_INDEX("orphan-index"),
 
     // coordinator
-    /** A coordinator record key whose int16 type this topic does not define (kafka-format.md 2.5). */
+    /** A coordinator record key whose int16 type this topic does not define (docs/format.md 2.5). */
     UNKNOWN_RECORD_TYPE("unknown-record-type"),
-    /** A coordinator record value whose int16 version its type does not define (kafka-format.md 2.1). */
+    /** A coordinator record value whose int16 version its type does not define (docs/format.md 2.1). */
     UNKNOWN_VALUE_VERSION("unknown-value-version"),
     /** A coordinator record key that is missing, too short or does not parse with its schema. */
     INVALID_COORDINATOR_KEY("invalid-coordinator-key"),

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the offset index and the time index share (kafka-format.md 1.8): fixed-size big-endian
+ * What the offset index and the time index share (docs/format.md 1.8): fixed-size big-endian
  * entries, a file that may be preallocated with a zero-filled tail, Kafka's search for the
  * largest entry whose key is at most a target, and the sanity checks.
  *

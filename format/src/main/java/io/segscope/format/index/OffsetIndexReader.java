@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads a {@code .index} file (kafka-format.md 1.8): 8-byte entries mapping an offset to the byte
+ * Reads a {@code .index} file (docs/format.md 1.8): 8-byte entries mapping an offset to the byte
  * position of the batch that contains it.
  *
  * <pre>

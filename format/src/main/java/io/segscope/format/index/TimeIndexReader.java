@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads a {@code .timeindex} file (kafka-format.md 1.8): 12-byte entries, each the largest
+ * Reads a {@code .timeindex} file (docs/format.md 1.8): 12-byte entries, each the largest
  * timestamp seen so far in the segment and the offset of the batch that reached it.
  *
  * <pre>

@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads a {@code .txnindex} file (kafka-format.md 1.8): one 34-byte entry per aborted transaction
+ * Reads a {@code .txnindex} file (docs/format.md 1.8): one 34-byte entry per aborted transaction
  * whose ABORT marker lies in the segment, each the generated message {@code AbortedTxn} written
  * version-prefixed.
  *

@@ -6,7 +6,7 @@ import java.util.Base64;
 /**
  * Kafka's {@code Uuid}: 16 bytes (two big-endian longs), printed and written in side files as
  * Kafka prints it, URL-safe Base64 without padding (22 characters), not the dashed hex form
- * (kafka-format.md 1.1). Coordinator and metadata records hold it as a {@code uuid} field.
+ * (docs/format.md 1.1). Coordinator and metadata records hold it as a {@code uuid} field.
  */
 public record KafkaUuid(long mostSignificantBits, long leastSignificantBits) {
     /** The all-zero id, which {@code partition.metadata} must not hold. */

@@ -3,7 +3,7 @@ package io.segscope.format.io;
 import java.nio.ByteBuffer;
 
 /**
- * Kafka's varints (kafka-format.md 1.3): protobuf base-128, least significant group first, with
+ * Kafka's varints (docs/format.md 1.3): protobuf base-128, least significant group first, with
  * ZigZag for signed values; an int takes at most 5 bytes, a long at most 10. The one decoder of
  * them, allocation-free and with Kafka's bounds ({@link Cursor} and the coordinator readers use
  * it), and the helpers that size and encode values (tests, writers).

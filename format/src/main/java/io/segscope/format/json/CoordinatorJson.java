@@ -8,7 +8,7 @@ import java.io.IOException;
 /**
  * JSON rendering of decoded coordinator records, byte-identical to the JSON Kafka 4.4.0's
  * {@code DumpLogSegments --offsets-decoder} / {@code --transaction-log-decoder} /
- * {@code --share-group-state-decoder} print (kafka-format.md 2.9; the lines around it are the
+ * {@code --share-group-state-decoder} print (docs/format.md 2.9; the lines around it are the
  * inspector's {@code --format kafka} writer's):
  * <ul>
  * <li>key: {@code {"type":"<type>","data":{...}}}, value: {@code {"version":"<version>","data":{...}}};</li>

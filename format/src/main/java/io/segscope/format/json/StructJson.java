@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * The struct writer behind {@link CoordinatorJson} and {@link MetadataJson}: a {@link StructValue}
- * as Kafka's generated {@code JsonConverter.write(message, version)} prints it (kafka-format.md
+ * as Kafka's generated {@code JsonConverter.write(message, version)} prints it (docs/format.md
  * 2.9). Fields in schema order under their schema names with the first letter lower-cased, only
  * those of the version, tagged fields only when they differ from their default (a null one is
  * printed as {@code null} unless null is the default); uuids URL-safe base64 without padding, bytes

@@ -1,6 +1,6 @@
 package io.segscope.format.logdir;
 
-/** What a partition directory's name says about it (kafka-format.md 1.1). */
+/** What a partition directory's name says about it (docs/format.md 1.1). */
 public enum DirStatus {
     /** {@code <topic>-<partition>}: a partition of this broker. */
     LIVE(""),

@@ -1,7 +1,7 @@
 package io.segscope.format.logdir;
 
 /**
- * The transient suffix a segment file may carry after its normal suffix (kafka-format.md 1.1),
+ * The transient suffix a segment file may carry after its normal suffix (docs/format.md 1.1),
  * e.g. {@code 00000000000000000000.log.deleted}.
  */
 public enum FileStatus {

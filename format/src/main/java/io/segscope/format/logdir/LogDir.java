@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * A broker log directory (kafka-format.md 1.1): partition directories, plus the files at its
+ * A broker log directory (docs/format.md 1.1): partition directories, plus the files at its
  * root ({@code meta.properties}, the offset checkpoint files ({@link OffsetCheckpoint#FILE_NAMES}, read
  * one with {@link #file}), {@code .kafka_cleanshutdown}).
  * A {@code <checkpoint>.tmp} sibling is an unfinished write that Kafka never reads: it is not

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A partition directory (kafka-format.md 1.1): its parsed name, its segments and the
+ * A partition directory (docs/format.md 1.1): its parsed name, its segments and the
  * per-partition side files ({@code leader-epoch-checkpoint}, {@code partition.metadata}). The
  * KRaft metadata log ({@code __cluster_metadata-0}) is one too; its {@code quorum-state} and
  * {@code .checkpoint} snapshot files show up among {@link SegmentSet#otherFiles()}.

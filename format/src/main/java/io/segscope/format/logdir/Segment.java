@@ -62,7 +62,7 @@ public final class Segment {
             case INDEX -> index();
             case TIME_INDEX -> timeIndex();
             case TXN_INDEX -> txnIndex();
-            case SNAPSHOT -> Optional.empty();
+            default -> Optional.empty();
         };
     }
 

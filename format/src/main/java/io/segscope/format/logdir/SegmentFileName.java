@@ -3,7 +3,7 @@ package io.segscope.format.logdir;
 import java.util.Optional;
 
 /**
- * What a segment file's name says (kafka-format.md 1.1): the base offset is everything before the
+ * What a segment file's name says (docs/format.md 1.1): the base offset is everything before the
  * first {@code .}, parsed as a long (Kafka's {@code LogFileUtils.offsetFromFileName}); then comes
  * the kind's suffix and perhaps a transient suffix ({@code .deleted}, {@code .cleaned},
  * {@code .swap}). Kafka writes the offset as 20 zero-padded digits but reads any long.
@@ -18,7 +18,7 @@ public record SegmentFileName(long baseOffset, FileKind kind, FileStatus status)
         String name = fileName.substring(0, fileName.length() - status.suffix().length());
         FileKind kind = null;
         for (FileKind k : FileKind.values()) {
-            if (name.endsWith(k.suffix())) {
+            if (k.isSegmentFile() && name.endsWith(k.suffix())) {
                 kind = k;
                 break;
             }
@@ -43,7 +43,7 @@ public record SegmentFileName(long baseOffset, FileKind kind, FileStatus status)
         FileStatus status = FileStatus.of(fileName);
         String name = fileName.substring(0, fileName.length() - status.suffix().length());
         for (FileKind k : FileKind.values()) {
-            if (name.endsWith(k.suffix())) {
+            if (k.isSegmentFile() && name.endsWith(k.suffix())) {
                 return true;
             }
         }

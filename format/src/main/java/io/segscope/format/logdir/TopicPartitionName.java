@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * The topic and partition a partition directory's name gives, by Kafka's
- * {@code LocalLog.parseTopicPartitionName} rules (kafka-format.md 1.1):
+ * {@code LocalLog.parseTopicPartitionName} rules (docs/format.md 1.1):
  *
  * <ol>
  *   <li>the name must contain a {@code -};</li>

@@ -1,5 +1,5 @@
 /**
- * Discovery of Kafka's on-disk layout (kafka-format.md 1.1): {@link io.segscope.format.logdir.LogDir}
+ * Discovery of Kafka's on-disk layout (docs/format.md 1.1): {@link io.segscope.format.logdir.LogDir}
  * → {@link io.segscope.format.logdir.PartitionDir} → {@link io.segscope.format.logdir.SegmentSet}
  * → {@link io.segscope.format.logdir.Segment}. Directory names follow Kafka's
  * {@code LocalLog.parseTopicPartitionName}; file names Kafka's {@code LogFileUtils}. Transient

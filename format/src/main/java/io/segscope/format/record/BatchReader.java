@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Walks the entries of a {@code .log} file in file order, as Kafka's {@code FileLogInputStream}
- * does (kafka-format.md 1.10), yielding flyweight views:
+ * does (docs/format.md 1.10), yielding flyweight views:
  *
  * <pre>
  * try (BatchReader reader = new BatchReader(source, ReaderOptions.defaults())) {

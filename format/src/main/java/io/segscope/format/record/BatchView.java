@@ -8,7 +8,7 @@ import io.segscope.format.io.Cursor;
 import java.nio.ByteBuffer;
 
 /**
- * A magic-2 record batch, read in place (kafka-format.md 1.2):
+ * A magic-2 record batch, read in place (docs/format.md 1.2):
  *
  * <pre>
  * off size field
@@ -62,6 +62,8 @@ public final class BatchView implements Batch {
     private int base;
     private long position;
     private int size;
+    // the computed CRC, or -1 until asked for
+    private long crc;
 
     BatchView(Checksums checksums, Decompressor decompressor) {
         this.checksums = checksums;
@@ -75,6 +77,7 @@ public final class BatchView implements Batch {
         this.base = index;
         this.position = position;
         this.size = size;
+        this.crc = -1;
         return this;
     }
 
@@ -132,7 +135,11 @@ public final class BatchView implements Batch {
 
     @Override
     public long computedCrc() {
-        return checksums.crc32c(buf, base + ATTRIBUTES_OFFSET, base + size);
+        // computed once per batch: writers ask per record (jsonl's crcValid), the walk once more
+        if (crc < 0) {
+            crc = checksums.crc32c(buf, base + ATTRIBUTES_OFFSET, base + size);
+        }
+        return crc;
     }
 
     @Override

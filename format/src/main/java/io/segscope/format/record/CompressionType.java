@@ -1,6 +1,6 @@
 package io.segscope.format.record;
 
-/** Kafka's compression codec ids (kafka-format.md 1.5); the names are Kafka's {@code CompressionType.name}. */
+/** Kafka's compression codec ids (docs/format.md 1.5); the names are Kafka's {@code CompressionType.name}. */
 public enum CompressionType {
     NONE(0, "none"),
     GZIP(1, "gzip"),

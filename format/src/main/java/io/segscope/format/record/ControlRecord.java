@@ -6,7 +6,7 @@ import io.segscope.format.error.Violation;
 import java.nio.ByteBuffer;
 
 /**
- * Control records of control batches (kafka-format.md 1.3). The key is {@code version int16,
+ * Control records of control batches (docs/format.md 1.3). The key is {@code version int16,
  * type int16}; COMMIT and ABORT carry an EndTxnMarker value {@code version int16,
  * coordinatorEpoch int32}. Types Kafka does not know are kept by number, as Kafka ignores them.
  */

@@ -19,7 +19,7 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /**
- * Decompresses one batch payload (kafka-format.md 1.5) into a direct buffer that is reused from
+ * Decompresses one batch payload (docs/format.md 1.5) into a direct buffer that is reused from
  * batch to batch. The buffer grows on demand up to a cap; a payload that would inflate past the
  * cap is a {@link Violation#DECOMPRESSED_TOO_LARGE} error, never an OOM. The codec libraries are
  * the ones Kafka itself uses (java.util.zip, snappy-java, lz4-java, zstd-jni), driven directly

@@ -5,7 +5,7 @@ import io.segscope.format.io.Cursor;
 import java.nio.ByteBuffer;
 
 /**
- * Walks the headers of one v2 record in place (kafka-format.md 1.3):
+ * Walks the headers of one v2 record in place (docs/format.md 1.3):
  * {@code while (h.next()) use(h.buffer(), h.keyOffset(), h.keyLength(), ...)}. The record has
  * validated the header bytes already, so walking them cannot fail.
  */

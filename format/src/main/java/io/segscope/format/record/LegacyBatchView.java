@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 
 /**
  * A legacy (magic 0/1) shallow entry: one plain message, or a compressed wrapper whose value is a
- * whole message set (kafka-format.md 1.4). Mirrors Kafka's {@code AbstractLegacyRecordBatch}:
+ * whole message set (docs/format.md 1.4). Mirrors Kafka's {@code AbstractLegacyRecordBatch}:
  * lastOffset is the entry's own offset; baseOffset of a wrapper is its first inner offset;
  * producer fields are absent (-1).
  *
@@ -47,8 +47,12 @@ public final class LegacyBatchView implements Batch {
         outer.wrapLenient(buf, index + BatchView.LOG_OVERHEAD, size - BatchView.LOG_OVERHEAD, entryOffset, null, -1L,
                 file, position);
         inner.prepared = false;
+        this.crc = -1;
         return this;
     }
+
+    // the outer message's computed CRC, or -1 until asked for (once per entry, however many records ask)
+    private long crc;
 
     /** The outer message (the wrapper for compressed entries). */
     public LegacyMessageView message() { return outer; }
@@ -88,8 +92,18 @@ public final class LegacyBatchView implements Batch {
     /** Kafka does not count legacy entries (countOrNull is null): -1. */
     @Override public int countOrMinusOne() { return -1; }
     @Override public long storedCrc() { return outer.storedCrc(); }
-    @Override public long computedCrc() { return outer.computedCrc(); }
-    @Override public boolean isValid() { return outer.isValid(); }
+    @Override
+    public long computedCrc() {
+        if (crc < 0) {
+            crc = outer.computedCrc();
+        }
+        return crc;
+    }
+
+    @Override
+    public boolean isValid() {
+        return size >= BatchView.LOG_OVERHEAD + LegacyMessageView.RECORD_OVERHEAD_V0 && storedCrc() == computedCrc();
+    }
 
     @Override
     public void ensureValid() {

@@ -7,7 +7,7 @@ import io.segscope.format.io.Checksums;
 import java.nio.ByteBuffer;
 
 /**
- * A magic 0 or 1 message, read in place (kafka-format.md 1.4). Offsets are relative to the
+ * A magic 0 or 1 message, read in place (docs/format.md 1.4). Offsets are relative to the
  * message start, which follows the 12-byte entry header (offset int64, size int32):
  *
  * <pre>

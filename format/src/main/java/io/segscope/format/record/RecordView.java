@@ -6,7 +6,7 @@ import io.segscope.format.io.Cursor;
 import java.nio.ByteBuffer;
 
 /**
- * A magic-2 record, read in place (kafka-format.md 1.3):
+ * A magic-2 record, read in place (docs/format.md 1.3):
  *
  * <pre>
  * length          varint   bytes of the body that follows

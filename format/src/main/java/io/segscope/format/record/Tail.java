@@ -1,7 +1,7 @@
 package io.segscope.format.record;
 
 /**
- * How a walk over a {@code .log} file ended (kafka-format.md 1.10). Kafka's iterator stops
+ * How a walk over a {@code .log} file ended (docs/format.md 1.10). Kafka's iterator stops
  * silently at a partial batch; segscope says so: {@link Kind#PARTIAL} (a batch that runs past the
  * end of the file, or too few bytes for a header) or {@link Kind#ZERO_FILL} (zero bytes up to the
  * end: preallocation or a torn write). Both are what Kafka's recovery truncates.

@@ -1,5 +1,5 @@
 /**
- * The segment codec (kafka-format.md 1.2–1.5, 1.10): {@link io.segscope.format.record.BatchReader}
+ * The segment codec (docs/format.md 1.2–1.5, 1.10): {@link io.segscope.format.record.BatchReader}
  * walks a {@code .log} file as Kafka's {@code FileLogInputStream} does and yields reused flyweights,
  * {@link io.segscope.format.record.BatchView} (magic 2) or
  * {@link io.segscope.format.record.LegacyBatchView} (magic 0/1, plain or compressed wrapper), whose

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Kafka's checkpoint text container (kafka-format.md 1.1), with {@code CheckpointFile}'s exact
+ * Kafka's checkpoint text container (docs/format.md 1.1), with {@code CheckpointFile}'s exact
  * reading rules:
  *
  * <pre>

@@ -11,7 +11,7 @@ import io.segscope.format.io.ByteSource;
 import java.io.IOException;
 
 /**
- * A log dir's {@code .kafka_cleanshutdown} marker (kafka-format.md 1.1): the JSON object
+ * A log dir's {@code .kafka_cleanshutdown} marker (docs/format.md 1.1): the JSON object
  * {@code {"version":0,"brokerEpoch":N}}. Its presence means the last shutdown was clean. As in
  * Kafka, unknown fields are ignored, a missing version reads as 0 and the version is not checked
  * (only 0 exists); a missing or null brokerEpoch makes the file unusable.

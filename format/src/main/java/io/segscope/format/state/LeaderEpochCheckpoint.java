@@ -5,7 +5,7 @@ import io.segscope.format.io.ByteSource;
 import java.util.List;
 
 /**
- * A partition's {@code leader-epoch-checkpoint} (kafka-format.md 1.1): the checkpoint container,
+ * A partition's {@code leader-epoch-checkpoint} (docs/format.md 1.1): the checkpoint container,
  * version 0, entries {@code "<epoch> <startOffset>"} in increasing epoch order.
  */
 public final class LeaderEpochCheckpoint {

@@ -14,7 +14,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * A log dir's {@code meta.properties} (kafka-format.md 1.1): Java properties text, read with
+ * A log dir's {@code meta.properties} (docs/format.md 1.1): Java properties text, read with
  * {@link Properties#load(java.io.InputStream)} as Kafka reads it, then checked with Kafka's
  * {@code MetaProperties.Builder} rules:
  *

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The offset checkpoint files at a log dir's root (kafka-format.md 1.1): version 0, entries
+ * The offset checkpoint files at a log dir's root (docs/format.md 1.1): version 0, entries
  * {@code "<topic> <partition> <offset>"}. Kafka keeps one offset per partition, the last line
  * winning; {@link #toMap} does the same.
  */

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A partition's {@code partition.metadata} (kafka-format.md 1.1): two lines, {@code version: 0}
+ * A partition's {@code partition.metadata} (docs/format.md 1.1): two lines, {@code version: 0}
  * and {@code topic_id: <uuid>} (no newline after the second), each split on the regex
  * {@code :\s+} into exactly two parts. As in Kafka, the key names are not checked, any version
  * of at least 0 is accepted, lines after the second are ignored, and the all-zero topic id is

@@ -1,7 +1,7 @@
 package io.segscope.format.state;
 
 /**
- * One producer of a producer-state snapshot (kafka-format.md 1.9). {@code lastSequence},
+ * One producer of a producer-state snapshot (docs/format.md 1.9). {@code lastSequence},
  * {@code lastOffset} and {@code currentTxnFirstOffset} may be -1 (no retained batch, no open
  * transaction).
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Reads a producer-state {@code .snapshot} file (kafka-format.md 1.9): the generated message
+ * Reads a producer-state {@code .snapshot} file (docs/format.md 1.9): the generated message
  * {@code ProducerSnapshot} v1, version-prefixed, with a CRC-32C over everything after the CRC.
  *
  * <pre>

@@ -1,5 +1,5 @@
 /**
- * Readers for the small side files of a log dir and its partitions (kafka-format.md 1.1, 1.9):
+ * Readers for the small side files of a log dir and its partitions (docs/format.md 1.1, 1.9):
  * producer-state snapshots ({@link io.segscope.format.state.ProducerSnapshotReader}), the
  * checkpoint text container ({@link io.segscope.format.state.CheckpointFile}) with its offset
  * checkpoints ({@link io.segscope.format.state.OffsetCheckpoint}) and

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The leader epochs the batches of one partition carry, in log order: each change of
  * {@code partitionLeaderEpoch} with the first offset of the first batch that has it (what Kafka's
- * leader-epoch cache records, kafka-format.md 1.1). Epoch changes are few (one per leader
+ * leader-epoch cache records, docs/format.md 1.1). Epoch changes are few (one per leader
  * election), but a cap keeps a hostile log from growing it without bound.
  */
 final class EpochTracker {

@@ -13,7 +13,7 @@ import io.segscope.format.record.ControlRecord;
 
 /**
  * Matches a segment's index entries against its batches while {@link SegmentVerifier} walks
- * them (kafka-format.md 1.8, 6.2). Kafka's rules:
+ * them (docs/format.md 1.8, 6.2). Kafka's rules:
  * <ul>
  *   <li>{@code .index}: each entry's position is a batch boundary and its offset is that batch's
  *       last offset (Kafka 3.8+ indexes batch by batch; older brokers wrote the last offset of the
@@ -25,8 +25,10 @@ import io.segscope.format.record.ControlRecord;
  * </ul>
  * Entries are sorted (by position, by offset), so one cursor per file moves forward with the
  * batches and nothing is stored. A preallocated zero tail is judged by where it is: in the
- * segment a crashed broker was appending to it is expected; in a closed segment it is the
- * KAFKA-10207 trap (Kafka trims indexes when it rolls a segment and at clean shutdown).
+ * segment a crashed broker was appending to it is expected; in the active segment of the KRaft
+ * metadata log it is expected even after a clean shutdown (see {@link #fixedChecks}); in a closed
+ * segment it is the KAFKA-10207 trap (Kafka trims indexes when it rolls a segment and, for the
+ * logs of its LogManager, at clean shutdown).
  */
 final class IndexCursors {
     private final Report report;
@@ -52,7 +54,13 @@ final class IndexCursors {
         this.maxFindings = maxFindings;
     }
 
-    void open(FileEntry index, FileEntry time, FileEntry txn, long baseOffset, boolean active, Boolean cleanShutdown) {
+    /**
+     * @param active true for the last segment of a partition
+     * @param cleanShutdown true/false when known from the log dir, null when not
+     * @param metadataLog true for a segment of the KRaft metadata log ({@code __cluster_metadata-0})
+     */
+    void open(FileEntry index, FileEntry time, FileEntry txn, long baseOffset, boolean active, Boolean cleanShutdown,
+              boolean metadataLog) {
         close();
         k = 0;
         j = 0;
@@ -69,7 +77,7 @@ final class IndexCursors {
                 offsetSource = close(offsetSource);
             }
             if (offsetSource != null) {
-                fixedChecks(offsetIndex, active, cleanShutdown);
+                fixedChecks(offsetIndex, active, cleanShutdown, metadataLog);
             }
         }
         if (time != null) {
@@ -78,7 +86,7 @@ final class IndexCursors {
                 timeSource = close(timeSource);
             }
             if (timeSource != null) {
-                fixedChecks(timeIndex, active, cleanShutdown);
+                fixedChecks(timeIndex, active, cleanShutdown, metadataLog);
             }
         }
         if (txn != null) {
@@ -114,7 +122,22 @@ final class IndexCursors {
         }
     }
 
-    private void fixedChecks(FixedSizeIndexReader r, boolean active, Boolean cleanShutdown) {
+    /**
+     * The structure of an offset or time index, and its zero tail. A zero tail is info
+     * ({@code index-preallocated}) in the active segment when the broker did not shut down
+     * cleanly (or that is unknown), and in the active segment of the KRaft metadata log whatever
+     * the shutdown. Kafka 4.4.0 no longer trims an index in {@code AbstractIndex.close()} (which
+     * only unmaps it); the trim at shutdown is {@code UnifiedLog.prepareActiveSegmentForClose()}
+     * ({@code LogSegment.onBecomeInactiveSegment()}), called by {@code LogManager.shutdown()} for
+     * the logs it manages only. The metadata log is not one of them: {@code KafkaRaftLog.close()}
+     * calls {@code UnifiedLog.close()} alone, so its active {@code .index}/{@code .timeindex} keep
+     * their 10 MiB preallocation at every clean shutdown. That is harmless: {@code KafkaRaftLog}
+     * opens its log with {@code lastShutdownClean=false} and recovery point 0, so every start
+     * recovers the segment and rebuilds its indexes. Everywhere else (closed segments of any log,
+     * the active segment of a LogManager log after a clean shutdown) a zero tail is a warning
+     * ({@code index-zero-tail}, KAFKA-10207).
+     */
+    private void fixedChecks(FixedSizeIndexReader r, boolean active, Boolean cleanShutdown, boolean metadataLog) {
         for (FormatException e : r.sanityCheck()) {
             report.add(e, Severity.ERROR);
         }
@@ -127,6 +150,10 @@ final class IndexCursors {
             report.add(r.fileName(), at, Violation.INDEX_PREALLOCATED, Severity.INFO, r.baseOffset(),
                     "preallocated index of a segment still open at crash (" + tail + "); Kafka trims it when it recovers"
                             + " or rolls the segment");
+        } else if (active && metadataLog) {
+            report.add(r.fileName(), at, Violation.INDEX_PREALLOCATED, Severity.INFO, r.baseOffset(),
+                    "preallocated index of the KRaft metadata log's active segment (" + tail + "); Kafka 4.4.0 leaves it"
+                            + " so at clean shutdown and rebuilds it at start (the metadata log is always recovered)");
         } else {
             boolean timeIndex = r instanceof TimeIndexReader;
             report.add(r.fileName(), at, Violation.INDEX_ZERO_TAIL, Severity.WARNING, r.baseOffset(),

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The leader-epoch-checkpoint of a partition against the {@code partitionLeaderEpoch} of its
- * batches (kafka-format.md 1.1). Kafka's leader-epoch cache holds, per epoch, the offset of the
+ * batches (docs/format.md 1.1). Kafka's leader-epoch cache holds, per epoch, the offset of the
  * first batch written in it; epochs and start offsets strictly increase. What a healthy log may
  * still show, reported as info: an epoch with no batch (a leader that wrote nothing, or whose
  * batches compaction or retention removed), a first entry moved up to the log start offset

@@ -5,26 +5,27 @@ import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.record.Batch;
-import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.BatchView;
 import io.segscope.format.record.ControlRecord;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.record.RecordIterator;
 import io.segscope.format.record.Tail;
+import io.segscope.format.walk.BatchVisitor;
+import io.segscope.format.walk.Damage;
+import io.segscope.format.walk.SegmentWalk;
 
-import java.nio.ByteBuffer;
 
 /**
  * Verifies one {@code .log} file in a single forward pass, with its indexes checked alongside
- * (kafka-format.md 1.2-1.4, 1.8, 1.10). Every batch: framing, CRC, records (count, varints,
+ * (docs/format.md 1.2-1.4, 1.8, 1.10). Every batch: framing, CRC, records (count, varints,
  * offsets, bytes left over, legacy inner CRCs, control records), offsets increasing, base offset
  * against the file name. The index entries are matched as the batches go by, by three cursors
  * (offset index by position, time index and transaction index by offset), so memory stays
  * constant whatever the segment size. After damage the walk resynchronises on the next good
  * entry ({@link Resync}) and reports the bytes skipped and the offsets lost.
  */
-final class SegmentVerifier {
+final class SegmentVerifier implements BatchVisitor {
     private static final String NOT_SEARCHED = " (read from a stream that cannot go back: the bytes after it were"
             + " not searched for good batches; verify the extracted file to resynchronise)";
 
@@ -32,8 +33,7 @@ final class SegmentVerifier {
     private static final int MAX_INDEX_FINDINGS = 10;
 
     private final Report report;
-    private final ReaderOptions options;
-    private final Resync resync;
+    private final SegmentWalk walk;
     private final IndexCursors indexes;
 
     // per segment
@@ -57,8 +57,7 @@ final class SegmentVerifier {
 
     SegmentVerifier(Report report, ReaderOptions options) {
         this.report = report;
-        this.options = options;
-        this.resync = new Resync(options.maxBatchBytes());
+        this.walk = new SegmentWalk(options);
         this.indexes = new IndexCursors(report, MAX_INDEX_FINDINGS);
     }
 
@@ -70,16 +69,36 @@ final class SegmentVerifier {
     }
 
     /**
-     * @param log the .log file (or any file of record batches, e.g. a KRaft snapshot)
-     * @param fileBase the base offset its name gives, or -1
-     * @param index the segment's index files, each null when absent
+     * Where a segment sits, for the checks that depend on it.
+     *
+     * @param index the segment's offset index, or null when absent
+     * @param timeIndex its time index, or null
+     * @param txnIndex its transaction index, or null
      * @param active true for the last segment of a partition (the one a broker appends to)
      * @param cleanShutdown true/false when known from the log dir, null when not
+     * @param metadataLog true for a segment of the KRaft metadata log ({@code __cluster_metadata-0})
      * @param previousLast the last offset of the partition's previous segment, or -1
      * @param epochs where to record leader epochs, or null
      */
-    Result verify(FileEntry log, long fileBase, FileEntry index, FileEntry timeIndex, FileEntry txnIndex,
-                  boolean active, Boolean cleanShutdown, long previousLast, EpochTracker epochs) {
+    record Context(FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active, Boolean cleanShutdown,
+                   boolean metadataLog, long previousLast, EpochTracker epochs) {
+        /** A file of record batches on its own: no indexes, last of its partition, shutdown state unknown. */
+        static final Context ALONE = new Context(null, null, null, true, null, false, -1, null);
+
+        /** The same, with what the log dir says of the shutdown. */
+        static Context alone(Boolean cleanShutdown) {
+            return new Context(null, null, null, true, cleanShutdown, false, -1, null);
+        }
+    }
+
+    /**
+     * @param log the .log file (or any file of record batches, e.g. a KRaft snapshot)
+     * @param fileBase the base offset its name gives, or -1
+     */
+    Result verify(FileEntry log, long fileBase, Context c) {
+        boolean active = c.active();
+        long previousLast = c.previousLast();
+        EpochTracker epochs = c.epochs();
         this.file = log.path();
         this.fileBase = fileBase;
         this.active = active;
@@ -96,19 +115,18 @@ final class SegmentVerifier {
         report.stats.files++;
         report.beginCap(file);
         try {
-            return walkSegment(log, index, timeIndex, txnIndex, active, cleanShutdown);
+            return walkSegment(log, c.index(), c.timeIndex(), c.txnIndex(), active, c.cleanShutdown(), c.metadataLog());
         } finally {
             report.endCap();
         }
     }
 
     private Result walkSegment(FileEntry log, FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active,
-                               Boolean cleanShutdown) {
-        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown);
-        try (ByteSource source = log.open();
-             BatchReader reader = new BatchReader(source, options)) {
+                               Boolean cleanShutdown, boolean metadataLog) {
+        indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown, metadataLog);
+        try (ByteSource source = log.open()) {
             this.fileSize = source.size() >= 0 ? source.size() : log.size();
-            walk(source, reader);
+            walk.walk(source, fileSize, fileBase, prevLast, true, this);
             report.stats.bytes += fileSize;
             report.progress(0);
         } catch (FormatException e) {
@@ -127,69 +145,26 @@ final class SegmentVerifier {
         return new Result(segFirst, segLast, batches, compacted, true);
     }
 
-    private void walk(ByteSource source, BatchReader reader) {
-        while (true) {
-            FormatException damage = null;
-            boolean more;
-            try {
-                more = reader.next();
-            } catch (FormatException e) {
-                damage = e;
-                more = false;
-            }
-            if (more) {
-                Batch b = reader.batch();
-                if (b.isValid()) {
-                    checkBatch(b);
-                    continue;
-                }
-                damage = crcDamage(b);
-            }
-            long p;
-            Tail tail = reader.tail();
-            if (damage != null) {
-                p = damage.position();
-            } else if (tail == null || tail.isClean()) {
-                return;
-            } else {
-                p = tail.validBytes();
-                long end = p + tail.tailBytes();
-                if (tail.kind() == Tail.Kind.ZERO_FILL) {
-                    tornTail(source, p, end, Violation.ZERO_TAIL, tailSeverity(),
-                            tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)");
-                    return;
-                }
-                long q = resync.find(source, p + 1, Math.max(0, lostFrom()));
-                if (q < 0) {
-                    tornTail(source, p, end, Violation.TRUNCATED, tailSeverity(), partialMessage(tail)
-                            + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));
-                    return;
-                }
-                damage = FormatException.at(Violation.BATCH_TOO_LARGE, file, p).baseOffset(headerBase(source, p))
-                        .field("size").expected("<= " + (end - p - BatchView.LOG_OVERHEAD) + " (the bytes left)")
-                        .actual(tail.declaredSize()).note("the declared size runs past the end of the file").build();
-                resyncAt(source, reader, damage, q);
-                continue;
-            }
-            long q = resync.find(source, p + 1, Math.max(0, lostFrom()));
-            if (q < 0) {
-                tornTail(source, p, Math.max(p, fileSize), damage.violation(), Severity.ERROR, Finding.message(damage)
-                        + (q == Resync.CANNOT_GO_BACK ? NOT_SEARCHED : ""));
-                return;
-            }
-            resyncAt(source, reader, damage, q);
-        }
+    @Override
+    public boolean batch(Batch b) {
+        checkBatch(b);
+        return true;
     }
 
-    private FormatException crcDamage(Batch b) {
-        try {
-            b.ensureValid();
-            // isValid also fails for a v2 batch shorter than its header, which the reader lets through
-            return FormatException.at(Violation.BATCH_TOO_SMALL, file, b.position()).field("batchLength")
-                    .expected(">= " + (BatchView.RECORD_BATCH_OVERHEAD - BatchView.LOG_OVERHEAD))
-                    .actual(b.sizeInBytes() - BatchView.LOG_OVERHEAD).build();
-        } catch (FormatException e) {
-            return e;
+    @Override
+    public void damage(Damage d) {
+        if (!d.isTornTail()) {
+            resyncAt(d);
+            return;
+        }
+        String notSearched = d.searched() ? "" : NOT_SEARCHED;
+        Tail tail = d.tail();
+        if (d.violation() == Violation.ZERO_TAIL) {
+            tornTail(d, tailSeverity(), tail.tailBytes() + " zero bytes up to the end of the file (a torn write or preallocation)");
+        } else if (d.cause() == null) {
+            tornTail(d, tailSeverity(), partialMessage(tail) + notSearched);
+        } else {
+            tornTail(d, Severity.ERROR, Finding.message(d.cause()) + notSearched);
         }
     }
 
@@ -208,22 +183,13 @@ final class SegmentVerifier {
                         + (tail.tailBytes() - BatchView.LOG_OVERHEAD) + " remain";
     }
 
-    /** The first offset that damage at this point loses. */
-    private long lostFrom() {
-        if (segLast >= 0) {
-            return segLast + 1;
-        }
-        if (prevLast >= 0) {
-            return Math.max(prevLast + 1, fileBase);
-        }
-        return fileBase;
-    }
-
     /** Damage that runs to the end of the file: what Kafka's recovery truncates. */
-    private void tornTail(ByteSource source, long p, long end, Violation kind, Severity severity, String what) {
+    private void tornTail(Damage d, Severity severity, String what) {
         flushPending(-1);
-        long lostFrom = lostFrom();
-        long lostTo = headerLast(source, p, lostFrom);
+        Violation kind = d.violation();
+        long p = d.from();
+        long lostFrom = d.lostFrom();
+        long lostTo = d.headerLastOffset();
         if (lostFrom >= 0 && lostTo >= 0 && lostTo < lostFrom) {
             lostFrom = -1;
             lostTo = -1;
@@ -233,15 +199,18 @@ final class SegmentVerifier {
                         ? "; nothing from offset " + lostFrom + " on survives (zeros hold no batch: preallocated space,"
                                 + " or writes that never reached the disk)"
                         : "; offsets from " + lostFrom + " on are lost";
-        report.add(new Finding(file, p, kind, severity, kind == Violation.ZERO_TAIL ? -1 : headerBase(source, p),
+        report.add(new Finding(file, p, kind, severity, d.headerBaseOffset(),
                 what + "; torn tail: Kafka's log recovery truncates the segment to " + p + " bytes, dropping the last "
-                        + (end - p) + " bytes (and deletes the partition's later segments, if any)" + lost, p, end, lostFrom, lostTo));
+                        + (d.to() - p) + " bytes (and deletes the partition's later segments, if any)" + lost,
+                p, d.to(), lostFrom, lostTo));
     }
 
-    private void resyncAt(ByteSource source, BatchReader reader, FormatException damage, long q) {
+    private void resyncAt(Damage d) {
         flushPending(-1);
-        long p = damage.position();
-        long lostFrom = lostFrom();
+        FormatException damage = d.cause();
+        long p = d.from();
+        long q = d.resumeAt();
+        long lostFrom = d.lostFrom();
         pendingDamage = new Finding(file, p, damage.violation(), Severity.ERROR, damage.baseOffset(),
                 Finding.message(damage), p, q, lostFrom, -1);
         pendingResync = new Finding(file, q, Violation.RESYNC, Severity.ERROR, -1,
@@ -249,7 +218,6 @@ final class SegmentVerifier {
                         + "; Kafka's log recovery (after an unclean shutdown, for segments past the recovery point)"
                         + " would truncate the segment at " + p + ", losing these good batches too, and delete the"
                         + " partition's later segments", p, q, lostFrom, -1);
-        reader.resync(q);
     }
 
     /** Emits a waiting resync; {@code nextBase} is the base offset of the batch found after it, or -1. */
@@ -275,47 +243,6 @@ final class SegmentVerifier {
                 r.message() + lost, r.skippedFrom(), r.skippedTo(), lostFrom, lostTo));
         pendingResync = null;
         pendingDamage = null;
-    }
-
-    /** False when {@code source} is a stream that has dropped the bytes at {@code p}. */
-    private static boolean canRead(ByteSource source, long p) {
-        try {
-            source.available(p, 1);
-            return true;
-        } catch (IllegalStateException e) {
-            return false;
-        }
-    }
-
-    /** The offset field of a damaged header when it is plausible, else -1. */
-    private static long headerBase(ByteSource source, long p) {
-        if (!canRead(source, p) || source.available(p, 8) < 8) {
-            return -1;
-        }
-        int idx = source.ensure(p, 8);
-        long v = source.buffer().getLong(idx);
-        return v >= 0 ? v : -1;
-    }
-
-    /** The last offset a torn entry's header claims, when it is there and plausible; else -1. */
-    private static long headerLast(ByteSource source, long p, long lostFrom) {
-        if (!canRead(source, p) || source.available(p, BatchView.BASE_TIMESTAMP_OFFSET) < BatchView.BASE_TIMESTAMP_OFFSET) {
-            return -1;
-        }
-        int idx = source.ensure(p, BatchView.BASE_TIMESTAMP_OFFSET);
-        ByteBuffer buf = source.buffer();
-        long base = buf.getLong(idx);
-        byte magic = buf.get(idx + BatchView.MAGIC_OFFSET);
-        long last;
-        if (magic == 2) {
-            int delta = buf.getInt(idx + BatchView.LAST_OFFSET_DELTA_OFFSET);
-            last = delta < 0 ? -1 : base + delta;
-        } else if (magic == 0 || magic == 1) {
-            last = base;
-        } else {
-            return -1;
-        }
-        return base >= 0 && (lostFrom < 0 || base >= lostFrom) ? last : -1;
     }
 
     /** Checks one CRC-valid batch and moves the index cursors past it. */

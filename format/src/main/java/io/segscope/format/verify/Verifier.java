@@ -8,7 +8,8 @@ import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.FileStatus;
 import io.segscope.format.logdir.Include;
-import io.segscope.format.logdir.InputKind;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.logdir.LogScanner;
 import io.segscope.format.logdir.LogDir;
 import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.logdir.Segment;
@@ -27,7 +28,7 @@ import io.segscope.format.state.ProducerSnapshotReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
+import java.nio.file.Path;
 
 /**
  * Checks Kafka's on-disk data the way {@code DumpLogSegments --verify-index-only/--index-sanity-check}
@@ -46,9 +47,8 @@ import java.util.regex.Pattern;
  */
 public final class Verifier {
     /** KRaft snapshots of {@code __cluster_metadata}: {@code <offset>-<epoch>.checkpoint}, made of record batches. */
-    private static final Pattern KRAFT_SNAPSHOT = Pattern.compile("(\\d{20})-(\\d{10})\\.checkpoint");
-    private static final int MAX_SEARCH_DEPTH = 4;
 
+    private final LogScanner scanner = new LogScanner(Include.all());
     private final Report report;
     private final SegmentVerifier segments;
     private final ProducerSnapshotReader snapshotReader = new ProducerSnapshotReader();
@@ -83,40 +83,44 @@ public final class Verifier {
      * @return false when nothing Kafka-like was found there
      */
     public boolean verify(FileEntry entry) {
-        return verify(entry, 0);
+        return scanner.scan(entry, scanVisitor);
     }
 
-    private boolean verify(FileEntry entry, int depth) {
-        switch (InputKind.detect(entry)) {
-            case FILE -> {
-                verifyFile(entry);
-                return true;
-            }
-            case LOG_DIR -> {
-                verifyLogDir(new LogDir(entry));
-                return true;
-            }
-            case PARTITION_DIR -> {
-                verifyPartition(PartitionDir.of(entry), null);
-                return true;
-            }
-            default -> {
-                if (depth >= MAX_SEARCH_DEPTH) {
-                    return false;
-                }
-                boolean found = false;
-                for (FileEntry child : entry.children()) {
-                    if (child.isDirectory()) {
-                        found |= verify(child, depth + 1);
-                    }
-                }
-                return found;
+    /**
+     * Verifies a path of the file system; a {@code .log} named on its own is checked with the
+     * index files beside it.
+     *
+     * @return false when nothing Kafka-like was found there
+     */
+    public boolean verify(Path path) {
+        return scanner.scan(path, scanVisitor);
+    }
+
+    private final LogScanner.Visitor scanVisitor = new LogScanner.Visitor() {
+        @Override
+        public void beginLogDir(LogDir dir, List<LogFile> rootFiles) {
+            verifyLogDirRoot(dir, rootFiles);
+        }
+
+        @Override
+        public void partition(PartitionDir partition, SegmentSet segments, List<LogFile> otherFiles, Boolean cleanShutdown) {
+            verifyPartition(partition, segments, otherFiles, cleanShutdown);
+        }
+
+        @Override
+        public void file(LogFile file, Segment segment) {
+            if (segment != null) {
+                segments.verify(segment.log().orElseThrow(), segment.baseOffset(), new SegmentVerifier.Context(
+                        segment.index().orElse(null), segment.timeIndex().orElse(null), segment.txnIndex().orElse(null),
+                        true, null, false, -1, null));
+            } else {
+                verifyFile(file);
             }
         }
-    }
+    };
 
-    /** A broker log dir: root files, then every partition dir (transient ones included, reported). */
-    public void verifyLogDir(LogDir dir) {
+    /** A broker log dir's root files; its partition dirs follow (transient ones included, reported). */
+    private void verifyLogDirRoot(LogDir dir, List<LogFile> rootFiles) {
         Boolean cleanShutdown = dir.cleanShutdown().isPresent();
         dir.cleanShutdown().ifPresent(f -> parse(f, CleanShutdown::read));
         if (!cleanShutdown && dir.metaProperties().isPresent()) {
@@ -125,17 +129,20 @@ public final class Verifier {
                             + " it will recover the segments after the recovery point at start");
         }
         dir.metaProperties().ifPresent(f -> parse(f, MetaProperties::read));
-        for (String name : OffsetCheckpoint.FILE_NAMES) {
-            dir.file(name).ifPresent(f -> parse(f, OffsetCheckpoint::read));
+        for (LogFile f : rootFiles) {
+            if (f.kind() == FileKind.OFFSET_CHECKPOINT) {
+                parse(f.file(), OffsetCheckpoint::read);
+            }
         }
-        for (FileEntry tmp : dir.leftoverTmpFiles()) {
-            leftoverTmp(tmp);
+        for (LogFile f : rootFiles) {
+            if (f.kind() == FileKind.TMP) {
+                leftoverTmp(f.file());
+            } else if (f.kind() == FileKind.BOOTSTRAP_CHECKPOINT) {
+                segments.verify(f.file(), -1, SegmentVerifier.Context.alone(cleanShutdown));
+            }
         }
         for (FormatException e : dir.unrecognizedDirs()) {
             report.add(e, Severity.WARNING);
-        }
-        for (PartitionDir p : dir.partitions(Include.all())) {
-            verifyPartition(p, cleanShutdown);
         }
     }
 
@@ -144,7 +151,7 @@ public final class Verifier {
      *
      * @param cleanShutdown whether its log dir has a clean-shutdown marker; null when unknown
      */
-    public void verifyPartition(PartitionDir p, Boolean cleanShutdown) {
+    private void verifyPartition(PartitionDir p, SegmentSet set, List<LogFile> otherFiles, Boolean cleanShutdown) {
         if (p.status() != DirStatus.LIVE) {
             report.add(p.dir().path(), -1, Violation.TRANSIENT_FILE, Severity.INFO, -1,
                     "partition dir marked " + p.status().suffix() + "; Kafka " + switch (p.status()) {
@@ -153,20 +160,16 @@ public final class Verifier {
                         default -> "leaves it alone (not assigned to this broker)";
                     });
         }
-        SegmentSet set = p.segments(Include.all());
         for (FormatException e : set.problems()) {
             // an orphan .deleted index is normal: Kafka deletes the files of a deleted segment one by one
             report.add(e, e.violation() != Violation.ORPHAN_INDEX ? Severity.ERROR
                     : e.file().endsWith(FileStatus.DELETED.suffix()) ? Severity.INFO : Severity.WARNING);
         }
-        for (FileEntry other : set.otherFiles()) {
-            if (other.isDirectory()) {
-                continue;
-            }
-            if (other.name().endsWith(".tmp")) {
-                leftoverTmp(other);
-            } else if (KRAFT_SNAPSHOT.matcher(other.name()).matches()) {
-                segments.verify(other, -1, null, null, null, true, cleanShutdown, -1, null);
+        for (LogFile other : otherFiles) {
+            if (other.kind() == FileKind.TMP) {
+                leftoverTmp(other.file());
+            } else if (other.kind() == FileKind.KRAFT_SNAPSHOT) {
+                segments.verify(other.file(), -1, SegmentVerifier.Context.alone(cleanShutdown));
             }
         }
         List<Segment> live = new ArrayList<>();
@@ -186,8 +189,9 @@ public final class Verifier {
         for (int i = 0; i < live.size(); i++) {
             Segment s = live.get(i);
             boolean active = i == live.size() - 1;
-            SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), s.index().orElse(null),
-                    s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown, prevLast, epochs);
+            SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), new SegmentVerifier.Context(
+                    s.index().orElse(null), s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown,
+                    p.name().isMetadataLog(), prevLast, epochs));
             compacted |= r.compacted();
             if (r.isEmpty() && r.readable()) {
                 if (empty++ == 0) {
@@ -236,7 +240,7 @@ public final class Verifier {
                             ? ".swap segment: cleaner or split output that was about to replace older segments; Kafka completes the swap at load"
                             : ".cleaned segment: unfinished cleaner or split output; Kafka deletes it at load");
         }
-        s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), null, null, null, true, null, -1, null));
+        s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), SegmentVerifier.Context.ALONE));
     }
 
     private void leftoverTmp(FileEntry tmp) {
@@ -245,49 +249,29 @@ public final class Verifier {
     }
 
     /** One file named on its own: a segment file, an index, a snapshot or a side file. */
-    public void verifyFile(FileEntry f) {
-        String name = f.name();
-        Optional<SegmentFileName> parsed = SegmentFileName.parse(name);
-        if (parsed.isPresent()) {
-            SegmentFileName n = parsed.get();
-            long base = n.baseOffset();
-            switch (n.kind()) {
-                case LOG -> segments.verify(f, base, null, null, null, true, null, -1, null);
-                case SNAPSHOT -> verifySnapshot(f);
-                default -> verifyLoneIndex(f, n.kind(), base);
+    private void verifyFile(LogFile f) {
+        FileEntry e = f.file();
+        switch (f.kind()) {
+            case LOG -> segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE);
+            case KRAFT_SNAPSHOT, BOOTSTRAP_CHECKPOINT -> segments.verify(e, -1, SegmentVerifier.Context.ALONE);
+            case SNAPSHOT -> verifySnapshot(e);
+            case INDEX, TIME_INDEX, TXN_INDEX -> verifyLoneIndex(e, f.kind(), f.baseOffset());
+            case TMP -> leftoverTmp(e);
+            case CLEAN_SHUTDOWN -> parse(e, CleanShutdown::read);
+            case META_PROPERTIES -> parse(e, MetaProperties::read);
+            case OFFSET_CHECKPOINT -> parse(e, OffsetCheckpoint::read);
+            case PARTITION_METADATA -> parse(e, PartitionMetadata::read);
+            case LEADER_EPOCH_CHECKPOINT -> parse(e, LeaderEpochCheckpoint::read);
+            default -> {
             }
-            return;
         }
-        if (KRAFT_SNAPSHOT.matcher(name).matches()) {
-            segments.verify(f, -1, null, null, null, true, null, -1, null);
-        } else if (name.endsWith(".tmp")) {
-            leftoverTmp(f);
-        } else if (name.equals(CleanShutdown.FILE_NAME)) {
-            parse(f, CleanShutdown::read);
-        } else if (name.equals(MetaProperties.FILE_NAME)) {
-            parse(f, MetaProperties::read);
-        } else if (OffsetCheckpoint.FILE_NAMES.contains(name)) {
-            parse(f, OffsetCheckpoint::read);
-        } else if (name.equals(PartitionMetadata.FILE_NAME)) {
-            parse(f, PartitionMetadata::read);
-        } else if (name.equals(LeaderEpochCheckpoint.FILE_NAME)) {
-            parse(f, LeaderEpochCheckpoint::read);
-        }
-    }
-
-    /**
-     * One segment: its .log with whichever of its index files are given (null when absent), as the
-     * last segment of a partition whose shutdown state is unknown (a zero index tail is info).
-     */
-    public void verifySegment(FileEntry log, long baseOffset, FileEntry index, FileEntry timeIndex, FileEntry txnIndex) {
-        segments.verify(log, baseOffset, index, timeIndex, txnIndex, true, null, -1, null);
     }
 
     private void verifyLoneIndex(FileEntry f, FileKind kind, long base) {
         // Without its .log only the file's own structure can be checked; a zero tail is reported as info.
         IndexCursors cursors = new IndexCursors(report, 10);
         cursors.open(kind == FileKind.INDEX ? f : null, kind == FileKind.TIME_INDEX ? f : null,
-                kind == FileKind.TXN_INDEX ? f : null, base, true, null);
+                kind == FileKind.TXN_INDEX ? f : null, base, true, null, false);
         cursors.close();
     }
 

@@ -68,9 +68,11 @@
  *     length, ordering, offsets below the base offset, non-zero bytes after the zero tail, txn entry version</td></tr>
  * <tr><td>{@code index-preallocated}</td><td>info</td><td>.index, .timeindex</td><td>zero tail of the index of a
  *     partition's last segment when the log dir has no clean-shutdown marker (or is unknown): the segment was
- *     open at a crash</td></tr>
+ *     open at a crash; or of the KRaft metadata log's last segment whatever the shutdown (Kafka 4.4.0 trims only
+ *     LogManager's logs at shutdown and recovers the metadata log at every start)</td></tr>
  * <tr><td>{@code index-zero-tail}</td><td>warning</td><td>.index, .timeindex</td><td>zero tail in the index of a
- *     closed segment, or of the last one after a clean shutdown (KAFKA-10207)</td></tr>
+ *     closed segment, or of the last one after a clean shutdown, {@code __cluster_metadata} excepted
+ *     (KAFKA-10207)</td></tr>
  * <tr><td>{@code txn-marker-missing}</td><td>error / warning / info</td><td>.txnindex</td><td>an aborted transaction
  *     whose lastOffset is not an ABORT control batch of that producer (error); past the segment's last offset
  *     (warning); in an offset gap, the marker removed by the cleaner (info)</td></tr>

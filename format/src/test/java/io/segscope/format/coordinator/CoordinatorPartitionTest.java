@@ -2,19 +2,24 @@ package io.segscope.format.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.testkit.Tries;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /** {@link CoordinatorPartition} against Kafka's own rule, Utils.abs(groupId.hashCode()) % partitions. */
 class CoordinatorPartitionTest {
 
-    @Property(tries = 2000, seed = "50")
-    void sameAsKafka(@ForAll String key, @ForAll @IntRange(min = 1, max = 1000) int partitions) {
+    @TestFactory
+    Stream<DynamicTest> sameAsKafka() {
+        return Tries.of(50, 2000, gen -> sameAsKafka(gen.string(255), gen.intBetween(1, 1000)));
+    }
+
+    private static void sameAsKafka(String key, int partitions) {
         int kafka = Utils.abs(key.hashCode()) % partitions;
         assertThat(CoordinatorPartition.of(key, partitions)).isEqualTo(kafka);
         byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);

@@ -24,13 +24,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Decoder results on hand-built records, checked against real DumpLogSegments 4.4.0 lines quoted
- * in kafka-format.md 2.9, and every kind of {@link Unknown}.
+ * in docs/format.md 2.9, and every kind of {@link Unknown}.
  */
-class CoordinatorRecordDecoderTest {
+public class CoordinatorRecordDecoderTest {
     private static final CoordinatorRecordDecoder OFFSETS = CoordinatorRecordDecoder.consumerOffsets();
 
-    /** OffsetCommit key (39 bytes) and v4 value (49 bytes), byte by byte as kafka-format.md 2.1/2.2 lays them out. */
-    static byte[][] realOffsetCommit(boolean extraTag) {
+    /** OffsetCommit key (39 bytes) and v4 value (49 bytes), byte by byte as docs/format.md 2.1/2.2 lays them out. */
+    public static byte[][] realOffsetCommit(boolean extraTag) {
         ByteBuffer k = ByteBuffer.allocate(39);
         k.putShort((short) 1);
         putString16(k, "quote\"group");

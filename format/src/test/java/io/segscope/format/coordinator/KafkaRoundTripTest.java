@@ -7,20 +7,19 @@ import io.segscope.format.coordinator.group.OffsetCommitView;
 import io.segscope.format.coordinator.share.ShareCoordinatorSchemas;
 import io.segscope.format.coordinator.txn.TransactionLogSchemas;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.testkit.Tries;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
 import org.apache.kafka.coordinator.group.generated.LegacyOffsetCommitKey;
 import org.apache.kafka.coordinator.group.generated.LegacyOffsetCommitValue;
 import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
 import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * For every record type and value version of Kafka 4.4.0's three coordinator topics: random
@@ -29,17 +28,17 @@ import org.junit.jupiter.api.Test;
  * bytes. Offset commits are also read through {@link OffsetCommitView} and compared field by
  * field with Kafka's message.
  */
-class KafkaRoundTripTest {
+public class KafkaRoundTripTest {
 
     /** One (topic, record type, value version) cell of the matrix. */
-    record Cell(CoordinatorTopic topic, RecordSchema schema, short version) {
+    public record Cell(CoordinatorTopic topic, RecordSchema schema, short version) {
         @Override
         public String toString() {
             return topic.topicName() + " type " + schema.type() + " " + schema.name() + " v" + version;
         }
     }
 
-    static List<Cell> cells() {
+    public static List<Cell> cells() {
         List<Cell> cells = new ArrayList<>();
         for (SchemaSet set : List.of(GroupCoordinatorSchemas.SCHEMAS, TransactionLogSchemas.SCHEMAS, ShareCoordinatorSchemas.SCHEMAS)) {
             for (RecordSchema s : set.records()) {
@@ -54,10 +53,7 @@ class KafkaRoundTripTest {
         return cells;
     }
 
-    @Provide
-    Arbitrary<Cell> cell() {
-        return Arbitraries.of(cells());
-    }
+    private static final List<Cell> CELLS = cells();
 
     @Test
     void matrixCoversEveryTypeAndVersion() {
@@ -66,8 +62,12 @@ class KafkaRoundTripTest {
         assertThat(cells()).hasSize(1 + 5 + 5 + 19 + 2 + 2);
     }
 
-    @Property(tries = 3000, seed = "4400")
-    void decodesAndPrintsLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> decodesAndPrintsLikeKafka() {
+        return Tries.of(4400, 3000, gen -> decodesAndPrintsLikeKafka(gen.choose(CELLS), gen.random()));
+    }
+
+    private static void decodesAndPrintsLikeKafka(Cell cell, Random random) {
         RandomMessages gen = new RandomMessages(random);
         Object key = gen.key(cell);
         boolean tombstone = random.nextInt(10) == 0;

@@ -2,18 +2,23 @@ package io.segscope.format.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.testkit.Tries;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.Size;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /** {@link Utf8Slice} hashes and compares like {@code new String(bytes, UTF_8)} without decoding. */
 class Utf8SliceTest {
 
-    @Property(tries = 2000, seed = "31")
-    void hashAndEqualityMatchJavaStrings(@ForAll String s, @ForAll @Size(max = 3) byte[] prefix) {
+    @TestFactory
+    Stream<DynamicTest> hashAndEqualityMatchJavaStrings() {
+        return Tries.of(31, 2000, gen -> hashAndEqualityMatchJavaStrings(gen.string(255), gen.bytes(3)));
+    }
+
+    private static void hashAndEqualityMatchJavaStrings(String s, byte[] prefix) {
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         byte[] buf = new byte[prefix.length + utf8.length + 1];
         System.arraycopy(prefix, 0, buf, 0, prefix.length);
@@ -26,8 +31,12 @@ class Utf8SliceTest {
         assertThat(slice.toString()).isEqualTo(decoded);
     }
 
-    @Property(tries = 2000, seed = "32")
-    void malformedUtf8HashesLikeJavaDecoding(@ForAll @Size(max = 12) byte[] bytes) {
+    @TestFactory
+    Stream<DynamicTest> malformedUtf8HashesLikeJavaDecoding() {
+        return Tries.of(32, 2000, gen -> malformedUtf8HashesLikeJavaDecoding(gen.bytes(12)));
+    }
+
+    private static void malformedUtf8HashesLikeJavaDecoding(byte[] bytes) {
         Utf8Slice slice = new Utf8Slice().wrap(ByteBuffer.wrap(bytes), 0, bytes.length);
         String decoded = new String(bytes, StandardCharsets.UTF_8);
         assertThat(slice.javaHashCode()).isEqualTo(decoded.hashCode());

@@ -4,20 +4,20 @@ import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.storage.internals.log.OffsetIndex;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -87,7 +87,7 @@ class OffsetIndexReaderTest {
 
     /**
      * An index created and never written (a crashed segment holding one batch): Kafka reopens it
-     * as 128 entries of (base, 0), which is how DumpLogSegments misreads slot 0 (kafka-format.md
+     * as 128 entries of (base, 0), which is how DumpLogSegments misreads slot 0 (docs/format.md
      * 1.8); segscope sees no entries and answers every lookup with (base, 0).
      */
     @Test
@@ -190,22 +190,18 @@ class OffsetIndexReaderTest {
     // ---- properties -------------------------------------------------------------------------
 
     /** Strictly increasing (relative offset, position) pairs as Kafka appends them, up to past the warm section. */
-    @Provide
-    Arbitrary<int[][]> wellOrdered() {
-        Arbitrary<int[]> step = Combinators.combine(Arbitraries.integers().between(1, 500),
-                Arbitraries.integers().between(1, 50_000)).as((a, b) -> new int[] {a, b});
-        return Arbitraries.oneOf(step.list().ofMaxSize(60), step.list().ofMinSize(1000).ofMaxSize(1600))
-                .map(steps -> {
-                    int[][] out = new int[steps.size()][];
-                    int rel = 0;
-                    int pos = 0;
-                    for (int i = 0; i < out.length; i++) {
-                        rel += steps.get(i)[0];
-                        pos += steps.get(i)[1];
-                        out[i] = new int[] {rel, pos};
-                    }
-                    return out;
-                });
+    static int[][] wellOrdered(Gen gen) {
+        Function<Gen, int[]> step = g -> new int[] {g.intBetween(1, 500), g.intBetween(1, 50_000)};
+        List<int[]> steps = gen.bool() ? gen.list(0, 60, step) : gen.list(1000, 1600, step);
+        int[][] out = new int[steps.size()][];
+        int rel = 0;
+        int pos = 0;
+        for (int i = 0; i < out.length; i++) {
+            rel += steps.get(i)[0];
+            pos += steps.get(i)[1];
+            out[i] = new int[] {rel, pos};
+        }
+        return out;
     }
 
     /**
@@ -213,9 +209,12 @@ class OffsetIndexReaderTest {
      * segscope's entries and lookups equal Kafka's live index (before trimming, zero tail present)
      * and Kafka's reopened index (after trimming).
      */
-    @Property(tries = 120, seed = "20261130")
-    void lookupsMatchKafka(@ForAll("wellOrdered") int[][] entries,
-                           @ForAll("targets") List<Long> targets) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> lookupsMatchKafka() {
+        return Tries.of(20261130, 120, gen -> lookupsMatchKafka(wellOrdered(gen), targets(gen)));
+    }
+
+    private static void lookupsMatchKafka(int[][] entries, List<Long> targets) throws Exception {
         Path dir = IndexFiles.tempDir();
         try {
             File file = dir.resolve("00000000000000368769.index").toFile();
@@ -248,9 +247,8 @@ class OffsetIndexReaderTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Long>> targets() {
-        return Arbitraries.longs().between(0, 1_000_000).list().ofMinSize(1).ofMaxSize(40);
+    static List<Long> targets(Gen gen) {
+        return gen.list(1, 40, g -> g.longBetween(0, 1_000_000));
     }
 
     /**
@@ -258,9 +256,12 @@ class OffsetIndexReaderTest {
      * as an entry and searches them with its warm-section binary search; segscope lands on the
      * same slot for every target, and agrees on Kafka's sanity verdict.
      */
-    @Property(tries = 150, seed = "4417")
-    void searchOnDisorderedEntriesLandsWhereKafkaDoes(@ForAll("rawEntries") List<Long> raw,
-                                                       @ForAll("targets") List<Long> targets) {
+    @TestFactory
+    Stream<DynamicTest> searchOnDisorderedEntriesLandsWhereKafkaDoes() {
+        return Tries.of(4417, 150, gen -> searchOnDisorderedEntriesLandsWhereKafkaDoes(rawEntries(gen), targets(gen)));
+    }
+
+    private static void searchOnDisorderedEntriesLandsWhereKafkaDoes(List<Long> raw, List<Long> targets) {
         Path dir = IndexFiles.tempDir();
         try {
             ByteBuffer b = ByteBuffer.allocate(raw.size() * 8);
@@ -275,10 +276,8 @@ class OffsetIndexReaderTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<Long>> rawEntries() {
-        Arbitrary<Long> entry = Combinators.combine(Arbitraries.integers().between(-200, 2500),
-                Arbitraries.integers().between(1, 1 << 20)).as((rel, pos) -> ((long) rel << 32) | pos);
-        return Arbitraries.oneOf(entry.list().ofMaxSize(40), entry.list().ofMinSize(1030).ofMaxSize(1100));
+    static List<Long> rawEntries(Gen gen) {
+        Function<Gen, Long> entry = g -> ((long) g.intBetween(-200, 2500) << 32) | g.intBetween(1, 1 << 20);
+        return gen.bool() ? gen.list(0, 40, entry) : gen.list(1030, 1100, entry);
     }
 }

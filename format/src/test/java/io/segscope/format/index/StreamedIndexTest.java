@@ -2,14 +2,14 @@ package io.segscope.format.index;
 
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.StreamSource;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import io.segscope.testkit.Tries;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
-import java.util.List;
+import java.util.Arrays;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,13 +27,14 @@ class StreamedIndexTest {
         return ByteSource.wrap(ByteBuffer.wrap(bytes), "s.index");
     }
 
-    @Property(tries = 200, seed = "606")
-    void streamedEqualsInPlace(@ForAll @Size(max = 3000) List<Byte> raw, @ForAll @IntRange(min = 40, max = 5000) int window,
-                               @ForAll @IntRange(min = 0, max = 2000) int zeroTail, @ForAll long target) {
-        byte[] bytes = new byte[raw.size() + zeroTail];
-        for (int i = 0; i < raw.size(); i++) {
-            bytes[i] = raw.get(i);
-        }
+    @TestFactory
+    Stream<DynamicTest> streamedEqualsInPlace() {
+        return Tries.of(606, 200, gen -> streamedEqualsInPlace(gen.bytes(3000), gen.intBetween(40, 5000),
+                gen.intBetween(0, 2000), gen.anyLong()));
+    }
+
+    private static void streamedEqualsInPlace(byte[] raw, int window, int zeroTail, long target) {
+        byte[] bytes = Arrays.copyOf(raw, raw.length + zeroTail);
         OffsetIndexReader a = new OffsetIndexReader().wrap(heap(bytes), 100);
         OffsetIndexReader b = new OffsetIndexReader();
         b.wrap(stream(new byte[16], window), 100);      // a first, smaller file: the kept buffer must grow

@@ -4,20 +4,20 @@ import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.storage.internals.log.TimeIndex;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -132,16 +132,13 @@ class TimeIndexReaderTest {
     // ---- properties -------------------------------------------------------------------------
 
     /** (timestamp step > 0, offset step >= 0) pairs, up to past the 682-entry warm section. */
-    @Provide
-    Arbitrary<List<int[]>> steps() {
-        Arbitrary<int[]> step = Combinators.combine(Arbitraries.integers().between(1, 100_000),
-                Arbitraries.integers().between(0, 300)).as((a, b) -> new int[] {a, b});
-        return Arbitraries.oneOf(step.list().ofMaxSize(60), step.list().ofMinSize(700).ofMaxSize(1000));
+    static List<int[]> steps(Gen gen) {
+        Function<Gen, int[]> step = g -> new int[] {g.intBetween(1, 100_000), g.intBetween(0, 300)};
+        return gen.bool() ? gen.list(0, 60, step) : gen.list(700, 1000, step);
     }
 
-    @Provide
-    Arbitrary<List<Long>> targets() {
-        return Arbitraries.longs().between(0, 200_000_000).list().ofMinSize(1).ofMaxSize(40);
+    static List<Long> targets(Gen gen) {
+        return gen.list(1, 40, g -> g.longBetween(0, 200_000_000));
     }
 
     /**
@@ -149,8 +146,12 @@ class TimeIndexReaderTest {
      * timestamp that does not grow): entries and lookups equal Kafka's live index with the zero
      * tail present, and Kafka's reopened index after trimming.
      */
-    @Property(tries = 120, seed = "5150")
-    void lookupsMatchKafka(@ForAll("steps") List<int[]> steps, @ForAll("targets") List<Long> targets) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> lookupsMatchKafka() {
+        return Tries.of(5150, 120, gen -> lookupsMatchKafka(steps(gen), targets(gen)));
+    }
+
+    private static void lookupsMatchKafka(List<int[]> steps, List<Long> targets) throws Exception {
         Path dir = IndexFiles.tempDir();
         try {
             File file = dir.resolve("00000000000000001000.timeindex").toFile();
@@ -183,8 +184,12 @@ class TimeIndexReaderTest {
     }
 
     /** Arbitrary non-zero slots written raw: Kafka's search and segscope's land on the same slot. */
-    @Property(tries = 150, seed = "97")
-    void searchOnDisorderedEntriesLandsWhereKafkaDoes(@ForAll("raw") List<long[]> raw, @ForAll("targets") List<Long> targets) {
+    @TestFactory
+    Stream<DynamicTest> searchOnDisorderedEntriesLandsWhereKafkaDoes() {
+        return Tries.of(97, 150, gen -> searchOnDisorderedEntriesLandsWhereKafkaDoes(raw(gen), targets(gen)));
+    }
+
+    private static void searchOnDisorderedEntriesLandsWhereKafkaDoes(List<long[]> raw, List<Long> targets) {
         Path dir = IndexFiles.tempDir();
         try {
             ByteBuffer b = ByteBuffer.allocate(raw.size() * 12);
@@ -199,10 +204,8 @@ class TimeIndexReaderTest {
         }
     }
 
-    @Provide
-    Arbitrary<List<long[]>> raw() {
-        Arbitrary<long[]> e = Combinators.combine(Arbitraries.longs().between(1, 2800), Arbitraries.integers().between(-50, 500))
-                .as((ts, rel) -> new long[] {ts, rel});
-        return Arbitraries.oneOf(e.list().ofMaxSize(40), e.list().ofMinSize(690).ofMaxSize(720));
+    static List<long[]> raw(Gen gen) {
+        Function<Gen, long[]> e = g -> new long[] {g.longBetween(1, 2800), g.intBetween(-50, 500)};
+        return gen.bool() ? gen.list(0, 40, e) : gen.list(690, 720, e);
     }
 }

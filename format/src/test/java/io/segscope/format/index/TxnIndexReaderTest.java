@@ -4,16 +4,14 @@ import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.common.message.AbortedTxn;
 import org.apache.kafka.storage.internals.log.TransactionIndex;
 import org.apache.kafka.storage.internals.log.TxnIndexSearchResult;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
@@ -22,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -138,16 +137,17 @@ class TxnIndexReaderTest {
                 .putLong(i * 34 + 18, last).putLong(i * 34 + 26, lso);
     }
 
-    @Provide
-    Arbitrary<List<long[]>> txns() {
-        return Combinators.combine(Arbitraries.longs().between(0, 1_000_000), Arbitraries.integers().between(0, 400),
-                Arbitraries.integers().between(1, 300)).as((pid, back, step) -> new long[] {pid, back, step})
-                .list().ofMaxSize(80);
+    static List<long[]> txns(Gen gen) {
+        return gen.list(0, 80, g -> new long[] {g.longBetween(0, 1_000_000), g.intBetween(0, 400), g.intBetween(1, 300)});
     }
 
     /** Random aborted transactions appended with Kafka's {@code TransactionIndex}: same entries, same searches. */
-    @Property(tries = 150, seed = "8086")
-    void entriesAndSearchesMatchKafka(@ForAll("txns") List<long[]> spec, @ForAll long fetchSeed, @ForAll long upperSeed) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> entriesAndSearchesMatchKafka() {
+        return Tries.of(8086, 150, gen -> entriesAndSearchesMatchKafka(txns(gen), gen.anyLong(), gen.anyLong()));
+    }
+
+    private static void entriesAndSearchesMatchKafka(List<long[]> spec, long fetchSeed, long upperSeed) throws Exception {
         Path dir = IndexFiles.tempDir();
         try {
             File file = dir.resolve("00000000000000000500.txnindex").toFile();

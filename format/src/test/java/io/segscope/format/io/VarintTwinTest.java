@@ -2,13 +2,14 @@ package io.segscope.format.io;
 
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.Size;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.common.utils.internals.ByteUtils;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -41,8 +42,12 @@ class VarintTwinTest {
         return truncated.testBit(0) ? half.negate().subtract(BigInteger.ONE).longValue() : half.longValue();
     }
 
-    @Property(tries = 3000, seed = "77")
-    void varintMatchesTwinAndKafka(@ForAll @Size(max = 7) byte[] bytes) {
+    @TestFactory
+    Stream<DynamicTest> varintMatchesTwinAndKafka() {
+        return Tries.of(77, 3000, gen -> varintMatchesTwinAndKafka(gen.bytes(7)));
+    }
+
+    private static void varintMatchesTwinAndKafka(byte[] bytes) {
         Cursor c = new Cursor().wrap(ByteBuffer.wrap(bytes), 0, bytes.length).context("v", 0, -1, Violation.INVALID_RECORD);
         BigInteger[] twin = slow(bytes, Varints.MAX_VARINT_BYTES);
         if (twin == null) {
@@ -57,8 +62,12 @@ class VarintTwinTest {
         }
     }
 
-    @Property(tries = 3000, seed = "80")
-    void unsignedVarintMatchesTwinAndKafka(@ForAll @Size(max = 7) byte[] bytes) {
+    @TestFactory
+    Stream<DynamicTest> unsignedVarintMatchesTwinAndKafka() {
+        return Tries.of(80, 3000, gen -> unsignedVarintMatchesTwinAndKafka(gen.bytes(7)));
+    }
+
+    private static void unsignedVarintMatchesTwinAndKafka(byte[] bytes) {
         ByteBuffer buf = ByteBuffer.wrap(bytes);
         long packed = Varints.unsignedVarint(buf, 0, bytes.length);
         BigInteger[] twin = slow(bytes, Varints.MAX_VARINT_BYTES);
@@ -72,8 +81,12 @@ class VarintTwinTest {
         }
     }
 
-    @Property(tries = 3000, seed = "78")
-    void varlongMatchesTwinAndKafka(@ForAll @Size(max = 12) byte[] bytes) {
+    @TestFactory
+    Stream<DynamicTest> varlongMatchesTwinAndKafka() {
+        return Tries.of(78, 3000, gen -> varlongMatchesTwinAndKafka(gen.bytes(12)));
+    }
+
+    private static void varlongMatchesTwinAndKafka(byte[] bytes) {
         Cursor c = new Cursor().wrap(ByteBuffer.wrap(bytes), 0, bytes.length).context("v", 0, -1, Violation.INVALID_RECORD);
         BigInteger[] twin = slow(bytes, Varints.MAX_VARLONG_BYTES);
         if (twin == null) {
@@ -86,8 +99,12 @@ class VarintTwinTest {
         }
     }
 
-    @Property(tries = 2000, seed = "79")
-    void encodeDecodeRoundTripsLikeKafka(@ForAll int i, @ForAll long l) {
+    @TestFactory
+    Stream<DynamicTest> encodeDecodeRoundTripsLikeKafka() {
+        return Tries.of(79, 2000, gen -> encodeDecodeRoundTripsLikeKafka(gen.anyInt(), gen.anyLong()));
+    }
+
+    private static void encodeDecodeRoundTripsLikeKafka(int i, long l) {
         ByteBuffer ours = ByteBuffer.allocate(32);
         int end = Varints.putVarint(ours, 0, i);
         end = Varints.putVarlong(ours, end, l);

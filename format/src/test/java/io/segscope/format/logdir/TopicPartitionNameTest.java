@@ -2,19 +2,19 @@ package io.segscope.format.logdir;
 
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.storage.internals.log.LocalLog;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.File;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -88,17 +88,15 @@ class TopicPartitionNameTest {
         assertThat(TopicPartitionName.parse(LocalLog.logDeleteDirName(longOne)).topic()).hasSizeLessThan(249);
     }
 
-    @Provide
-    Arbitrary<String> dirNames() {
-        Arbitrary<String> piece = Arbitraries.of("a", "t", "orders", "-", "-", ".", "0", "1", "12", "+", " ", "_",
-                "2147483647", "2147483648", UID, "x", "\t");
-        Arbitrary<String> suffix = Arbitraries.of("", "", "-delete", "-future", "-stray", "-deleted", "delete");
-        return piece.list().ofMinSize(0).ofMaxSize(8).map(l -> String.join("", l))
-                .flatMap(body -> suffix.map(s -> body + s));
+    /** Up to eight pieces of names (separators, numbers, a unique id) and a suffix, real or nearly so. */
+    static String dirName(Gen gen) {
+        String body = String.join("", gen.list(0, 8, g -> g.choose("a", "t", "orders", "-", "-", ".", "0", "1", "12", "+",
+                " ", "_", "2147483647", "2147483648", UID, "x", "\t")));
+        return body + gen.choose("", "", "-delete", "-future", "-stray", "-deleted", "delete");
     }
 
-    @Property(tries = 2000, seed = "65535")
-    void randomNamesParseLikeKafka(@ForAll("dirNames") String dirName) {
-        assertSameAsKafka(dirName);
+    @TestFactory
+    Stream<DynamicTest> randomNamesParseLikeKafka() {
+        return Tries.of(65535, 2000, gen -> assertSameAsKafka(dirName(gen)));
     }
 }

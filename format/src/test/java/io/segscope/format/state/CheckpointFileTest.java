@@ -3,16 +3,15 @@ package io.segscope.format.state;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.storage.internals.checkpoint.LeaderEpochCheckpointFile;
 import org.apache.kafka.storage.internals.checkpoint.OffsetCheckpointFile;
 import org.apache.kafka.storage.internals.log.LogDirFailureChannel;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
@@ -22,6 +21,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -157,46 +157,53 @@ class CheckpointFileTest {
 
     // ---- differential fuzzing against Kafka's reader -----------------------------------------
 
-    @Provide
-    Arbitrary<String> checkpointText() {
-        Arbitrary<String> version = Arbitraries.of("0", "0", "0", "1", "-0", "+0", "00", " 0", "0 ", "x", "", "2147483648");
-        Arbitrary<String> count = Arbitraries.of("0", "1", "2", "3", "4", "-1", "+2", " 2", "2 ", "a", "");
-        Arbitrary<String> token = Arbitraries.of("t", "orders-v2", "weird_topic-name.1", "0", "1", "-1", "+3", "12",
-                "9223372036854775807", "9223372036854775808", "2147483648", "x", "1.0", "ü");
-        Arbitrary<String> sep = Arbitraries.of(" ", " ", " ", "  ", "\t", " \t ", "\u000B", "\f");
-        Arbitrary<String> line = token.list().ofMinSize(0).ofMaxSize(4).flatMap(ts ->
-                sep.list().ofSize(Math.max(0, ts.size() + 1)).map(ss -> {
-                    StringBuilder sb = new StringBuilder();
-                    for (int i = 0; i < ts.size(); i++) {
-                        if (i > 0 || ss.get(0).length() > 1) {
-                            sb.append(i == 0 ? ss.get(0) : ss.get(i));
-                        }
-                        sb.append(ts.get(i));
-                    }
-                    return sb.toString();
-                }));
-        Arbitrary<String> eol = Arbitraries.of("\n", "\n", "\n", "\r\n", "\r");
-        return net.jqwik.api.Combinators.combine(version, count, line.list().ofMaxSize(5), eol, Arbitraries.integers().between(0, 3))
-                .as((v, c, lines, nl, shape) -> {
-                    StringBuilder sb = new StringBuilder();
-                    if (shape == 0) {
-                        return "";
-                    }
-                    sb.append(v).append(nl);
-                    if (shape == 1) {
-                        return sb.toString();
-                    }
-                    sb.append(c).append(nl);
-                    for (String l : lines) {
-                        sb.append(l).append(nl);
-                    }
-                    return shape == 3 && sb.length() > 0 ? sb.substring(0, sb.length() - nl.length()) : sb.toString();
-                });
+    private static final String[] SEPARATORS = {" ", " ", " ", "  ", "\t", " \t ", "\u000B", "\f"};
+    private static final String[] TOKENS = {"t", "orders-v2", "weird_topic-name.1", "0", "1", "-1", "+3", "12",
+            "9223372036854775807", "9223372036854775808", "2147483648", "x", "1.0", "ü"};
+
+    /** An entry line: up to four tokens, separated (and sometimes preceded) by whitespace of several kinds. */
+    static String checkpointLine(Gen gen) {
+        List<String> ts = gen.list(0, 4, g -> g.choose(TOKENS));
+        List<String> ss = gen.list(ts.size() + 1, ts.size() + 1, g -> g.choose(SEPARATORS));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < ts.size(); i++) {
+            if (i > 0 || ss.get(0).length() > 1) {
+                sb.append(i == 0 ? ss.get(0) : ss.get(i));
+            }
+            sb.append(ts.get(i));
+        }
+        return sb.toString();
+    }
+
+    /** A text near the checkpoint format: empty, version only, or version, count and lines, with or without the last newline. */
+    static String checkpointText(Gen gen) {
+        String v = gen.choose("0", "0", "0", "1", "-0", "+0", "00", " 0", "0 ", "x", "", "2147483648");
+        String c = gen.choose("0", "1", "2", "3", "4", "-1", "+2", " 2", "2 ", "a", "");
+        List<String> lines = gen.list(0, 5, CheckpointFileTest::checkpointLine);
+        String nl = gen.choose("\n", "\n", "\n", "\r\n", "\r");
+        int shape = gen.intBetween(0, 3);
+        StringBuilder sb = new StringBuilder();
+        if (shape == 0) {
+            return "";
+        }
+        sb.append(v).append(nl);
+        if (shape == 1) {
+            return sb.toString();
+        }
+        sb.append(c).append(nl);
+        for (String l : lines) {
+            sb.append(l).append(nl);
+        }
+        return shape == 3 && sb.length() > 0 ? sb.substring(0, sb.length() - nl.length()) : sb.toString();
     }
 
     /** Random texts near the format: segscope refuses exactly the files Kafka refuses, and reads the rest alike. */
-    @Property(tries = 400, seed = "271828")
-    void offsetCheckpointsReadLikeKafka(@ForAll("checkpointText") String content) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> offsetCheckpointsReadLikeKafka() {
+        return Tries.of(271828, 400, gen -> offsetCheckpointsReadLikeKafka(checkpointText(gen)));
+    }
+
+    private static void offsetCheckpointsReadLikeKafka(String content) throws Exception {
         Path dir = Files.createTempDirectory("segscope-ckpt");
         try {
             Path f = Files.writeString(dir.resolve("replication-offset-checkpoint"), content);
@@ -208,8 +215,12 @@ class CheckpointFileTest {
         }
     }
 
-    @Property(tries = 300, seed = "314159")
-    void leaderEpochCheckpointsReadLikeKafka(@ForAll("checkpointText") String content) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> leaderEpochCheckpointsReadLikeKafka() {
+        return Tries.of(314159, 300, gen -> leaderEpochCheckpointsReadLikeKafka(checkpointText(gen)));
+    }
+
+    private static void leaderEpochCheckpointsReadLikeKafka(String content) throws Exception {
         Path dir = Files.createTempDirectory("segscope-ckpt");
         try {
             Path p = Files.createDirectories(dir.resolve("t-0"));

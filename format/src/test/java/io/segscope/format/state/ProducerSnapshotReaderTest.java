@@ -3,15 +3,13 @@ package io.segscope.format.state;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.storage.internals.log.ProducerStateEntry;
 import org.apache.kafka.storage.internals.log.ProducerStateManager;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -24,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -192,23 +191,20 @@ class ProducerSnapshotReaderTest {
         });
     }
 
-    @Provide
-    Arbitrary<List<long[]>> producers() {
-        Arbitrary<long[]> p = Combinators.combine(
-                Arbitraries.longs().between(0, Long.MAX_VALUE),
-                Arbitraries.shorts().between((short) 0, Short.MAX_VALUE),
-                Arbitraries.integers().between(-1, 1000),
-                Arbitraries.longs().between(-1, 2_000_000_000_000L),
-                Arbitraries.longs().between(-1, 1_000_000),
-                Arbitraries.integers().between(0, 4),
-                Arbitraries.integers().between(0, 50)).as((pid, epoch, ce, ts, txn, nb, delta) ->
-                new long[] {pid, epoch, ce, ts, txn, nb, delta});
-        return p.list().ofMaxSize(40).uniqueElements(a -> a[0]);
+    /** Producers, unique by id: {pid, epoch, coordinatorEpoch, timestamp, txnFirstOffset, batches, sequence delta}. */
+    static List<long[]> producers(Gen gen) {
+        return gen.uniqueList(0, 40, g -> new long[] {g.longBetween(0, Long.MAX_VALUE), g.intBetween(0, Short.MAX_VALUE),
+                g.intBetween(-1, 1000), g.longBetween(-1, 2_000_000_000_000L), g.longBetween(-1, 1_000_000),
+                g.intBetween(0, 4), g.intBetween(0, 50)}, a -> a[0]);
     }
 
     /** Random producer maps written by Kafka: same entries, CRC valid, no findings. */
-    @Property(tries = 200, seed = "1234567")
-    void snapshotsWrittenByKafkaReadTheSame(@ForAll("producers") List<long[]> spec) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> snapshotsWrittenByKafkaReadTheSame() {
+        return Tries.of(1234567, 200, gen -> snapshotsWrittenByKafkaReadTheSame(producers(gen)));
+    }
+
+    private static void snapshotsWrittenByKafkaReadTheSame(List<long[]> spec) throws Exception {
         Path dir = Files.createTempDirectory("segscope-snapshot");
         try {
             Map<Long, ProducerStateEntry> m = new LinkedHashMap<>();
@@ -233,9 +229,12 @@ class ProducerSnapshotReaderTest {
     }
 
     /** Any single flipped byte or cut: segscope refuses the file exactly when Kafka does. */
-    @Property(tries = 200, seed = "31337")
-    void damagedSnapshotsAreRefusedLikeKafka(@ForAll("producers") List<long[]> spec, @ForAll int where,
-                                              @ForAll byte xor, @ForAll boolean cut) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> damagedSnapshotsAreRefusedLikeKafka() {
+        return Tries.of(31337, 200, gen -> damagedSnapshotsAreRefusedLikeKafka(producers(gen), gen.anyInt(), gen.anyByte(), gen.bool()));
+    }
+
+    private static void damagedSnapshotsAreRefusedLikeKafka(List<long[]> spec, int where, byte xor, boolean cut) throws Exception {
         Path dir = Files.createTempDirectory("segscope-snapshot");
         try {
             Map<Long, ProducerStateEntry> m = new LinkedHashMap<>();

@@ -4,26 +4,26 @@ import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.KafkaUuid;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.metadata.properties.MetaPropertiesVersion;
 import org.apache.kafka.metadata.properties.PropertiesUtils;
 import org.apache.kafka.storage.internals.checkpoint.CleanShutdownFileHandler;
 import org.apache.kafka.storage.internals.checkpoint.PartitionMetadataFile;
 import org.apache.kafka.storage.internals.log.LogDirFailureChannel;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -87,23 +87,25 @@ class SmallSideFilesTest {
                 Files.writeString(partitionDir().resolve(PartitionMetadata.FILE_NAME), lax))).isEqualTo(1);
     }
 
-    @Provide
-    Arbitrary<String> partitionMetadataText() {
-        Arbitrary<String> key = Arbitraries.of("version", "topic_id", "", "x");
-        Arbitrary<String> sep = Arbitraries.of(": ", ": ", ":", ":\t", ":  ", " : ", ": : ");
-        Arbitrary<String> value = Arbitraries.of("0", "1", "-1", "2147483648", "x", Uuid.randomUuid().toString(),
-                "AAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAAAAAAAQ", "AAAAAAAAAAAAAAAAAAAAAQ==", "AAAAAAAAAAAAAAAAAAAAA",
-                "a+b/AAAAAAAAAAAAAAAAAA", "");
-        Arbitrary<String> line = Combinators.combine(key, sep, value).as((k, s, v) -> k + s + v);
-        Arbitrary<String> eol = Arbitraries.of("\n", "\r\n", "\r");
-        return Combinators.combine(line.list().ofMaxSize(3), eol, Arbitraries.of(true, false)).as((lines, nl, last) -> {
-            String s = String.join(nl, lines);
-            return last && !lines.isEmpty() ? s + nl : s;
-        });
+    /** Lines of key, separator and value near partition.metadata's format, joined by one kind of line end. */
+    static String partitionMetadataText(Gen gen) {
+        List<String> lines = gen.list(0, 3, g -> g.choose("version", "topic_id", "", "x")
+                + g.choose(": ", ": ", ":", ":\t", ":  ", " : ", ": : ")
+                + g.choose("0", "1", "-1", "2147483648", "x", new Uuid(g.anyLong(), g.anyLong()).toString(),
+                        "AAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAAAAAAAAQ", "AAAAAAAAAAAAAAAAAAAAAQ==", "AAAAAAAAAAAAAAAAAAAAA",
+                        "a+b/AAAAAAAAAAAAAAAAAA", ""));
+        String nl = gen.choose("\n", "\r\n", "\r");
+        boolean last = gen.bool();
+        String s = String.join(nl, lines);
+        return last && !lines.isEmpty() ? s + nl : s;
     }
 
-    @Property(tries = 300, seed = "1618")
-    void partitionMetadataReadsLikeKafka(@ForAll("partitionMetadataText") String content) throws Exception {
+    @TestFactory
+    Stream<DynamicTest> partitionMetadataReadsLikeKafka() {
+        return Tries.of(1618, 300, gen -> partitionMetadataReadsLikeKafka(partitionMetadataText(gen)));
+    }
+
+    private static void partitionMetadataReadsLikeKafka(String content) throws Exception {
         Path dir = Files.createTempDirectory("segscope-pm");
         try {
             Path p = Files.createDirectories(dir.resolve("t-0"));

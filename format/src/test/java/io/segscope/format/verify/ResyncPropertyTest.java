@@ -1,15 +1,20 @@
 package io.segscope.format.verify;
 
 import io.segscope.format.error.Violation;
+import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.record.ReaderOptions;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import io.segscope.testkit.Minimiser;
+import io.segscope.testkit.Tries;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,19 +27,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResyncPropertyTest {
 
 
-    @Property(tries = 1000, seed = "20261130")
-    void everyUntouchedBatchIsFoundAgain(@ForAll long seed, @ForAll @IntRange(min = 0, max = 3) int kind) {
-        Random rnd = new Random(seed);
+    /**
+     * Verifies the file, collecting its findings. Verify must not throw: if it does, the failure is
+     * reported on a minimised copy of the file.
+     */
+    static Verifier verify(byte[] file, List<Finding> findings, Function<byte[], FileEntry> entry) {
+        Verifier[] last = new Verifier[1];
+        Minimiser.check(file, f -> {
+            findings.clear();
+            last[0] = new Verifier(ReaderOptions.defaults(), findings::add);
+            last[0].verify(entry.apply(f));
+        });
+        return last[0];
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyUntouchedBatchIsFoundAgain() {
+        return Tries.of(20261130, 1000, gen -> everyUntouchedBatchIsFoundAgain(gen.random(), gen.intBetween(0, 3)));
+    }
+
+    private static void everyUntouchedBatchIsFoundAgain(Random rnd, int kind) {
         DamagedSegments.Built built = DamagedSegments.segment(rnd, 2 + rnd.nextInt(12));
         byte[] bytes = built.bytes().clone();
         DamagedSegments.Damage d = DamagedSegments.damage(rnd, bytes, kind);
         int length = d.truncated() ? d.from() : bytes.length;
-        long base = built.batches().get(0).firstOffset();
-        MemoryEntry entry = new MemoryEntry(String.format("%020d.log", base), ByteBuffer.wrap(bytes, 0, length).slice());
+        String name = String.format("%020d.log", built.batches().get(0).firstOffset());
 
         List<Finding> findings = new ArrayList<>();
-        Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
-        v.verifyFile(entry);
+        Verifier v = verify(Arrays.copyOf(bytes, length), findings, f -> new MemoryEntry(name, ByteBuffer.wrap(f)));
 
         List<DamagedSegments.Placed> untouched = new ArrayList<>();
         for (DamagedSegments.Placed b : built.batches()) {
@@ -74,9 +94,12 @@ class ResyncPropertyTest {
         }
     }
 
-    @Property(tries = 100, seed = "20261201")
-    void undamagedSegmentsAreClean(@ForAll long seed) {
-        Random rnd = new Random(seed);
+    @TestFactory
+    Stream<DynamicTest> undamagedSegmentsAreClean() {
+        return Tries.of(20261201, 100, gen -> undamagedSegmentsAreClean(gen.random()));
+    }
+
+    private static void undamagedSegmentsAreClean(Random rnd) {
         DamagedSegments.Built built = DamagedSegments.segment(rnd, 1 + rnd.nextInt(12));
         MemoryEntry entry = new MemoryEntry(String.format("%020d.log", built.batches().get(0).firstOffset()),
                 ByteBuffer.wrap(built.bytes()));
@@ -85,18 +108,19 @@ class ResyncPropertyTest {
     }
 
     /** Through a forward-only stream (an archive entry) the same damage never crashes verify either. */
-    @Property(tries = 300, seed = "20261202")
-    void streamsNeverCrash(@ForAll long seed, @ForAll @IntRange(min = 0, max = 3) int kind) {
-        Random rnd = new Random(seed);
+    @TestFactory
+    Stream<DynamicTest> streamsNeverCrash() {
+        return Tries.of(20261202, 300, gen -> streamsNeverCrash(gen.random(), gen.intBetween(0, 3)));
+    }
+
+    private static void streamsNeverCrash(Random rnd, int kind) {
         DamagedSegments.Built built = DamagedSegments.segment(rnd, 2 + rnd.nextInt(12));
         byte[] bytes = built.bytes().clone();
         DamagedSegments.Damage d = DamagedSegments.damage(rnd, bytes, kind);
         int length = d.truncated() ? d.from() : bytes.length;
-        byte[] file = java.util.Arrays.copyOf(bytes, length);
         String name = String.format("%020d.log", built.batches().get(0).firstOffset());
         List<Finding> findings = new ArrayList<>();
-        Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
-        v.verifyFile(new StreamEntry(name, file));
+        Verifier v = verify(Arrays.copyOf(bytes, length), findings, f -> new StreamEntry(name, f));
         long before = built.batches().stream().filter(b -> b.end() <= d.from()).count();
         assertThat(v.stats().batches()).as(d.what() + " " + findings).isGreaterThanOrEqualTo(before);
     }

@@ -97,6 +97,47 @@ class VerifierTest {
         assertThat(f.position()).isEqualTo(8);
     }
 
+    /** synthetic-magic2-0 (segments 0 and 100) as the KRaft metadata log of a cleanly shut down log dir. */
+    private static Path cleanMetadataLog(Path tmp) throws IOException {
+        Path logDir = tmp.resolve("logs");
+        Path dir = copy(Corpus.synthetic().resolve("logdir/synthetic-magic2-0"), logDir.resolve("__cluster_metadata-0"));
+        Files.writeString(logDir.resolve(".kafka_cleanshutdown"), "{\"version\":0,\"brokerEpoch\":7}");
+        return dir;
+    }
+
+    @Test
+    void metadataLogActiveIndexesKeepTheirPreallocationAtCleanShutdown(@TempDir Path tmp) throws IOException {
+        // Kafka 4.4.0 trims indexes at shutdown only for LogManager's logs; KafkaRaftLog.close() leaves them preallocated
+        Path dir = cleanMetadataLog(tmp);
+        append(dir.resolve(SEG100 + ".timeindex"), 12 * 100);
+        append(dir.resolve(SEG100 + ".index"), 8 * 100);
+        List<Finding> findings = Verifier.verifyAll(FileEntry.of(dir.getParent()));
+        assertThat(findings).as("%s", findings).allMatch(f -> f.severity() == Severity.INFO);
+        assertThat(findings).noneMatch(f -> f.violation() == Violation.INDEX_ZERO_TAIL);
+        assertThat(findings).filteredOn(f -> f.violation() == Violation.INDEX_PREALLOCATED)
+                .extracting(Finding::file, Finding::position, Finding::severity)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve(SEG100 + ".timeindex").toString(), 24L, Severity.INFO),
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve(SEG100 + ".index").toString(), 8L, Severity.INFO));
+        assertThat(find(findings, Violation.INDEX_PREALLOCATED).message()).contains("KRaft metadata log");
+    }
+
+    @Test
+    void zeroTailOfAClosedMetadataLogSegmentIsStillKafka10207(@TempDir Path tmp) throws IOException {
+        // a rolled segment is trimmed (onBecomeInactiveSegment) in every log, the metadata log included
+        Path dir = cleanMetadataLog(tmp);
+        append(dir.resolve(SEG0 + ".timeindex"), 24);
+        append(dir.resolve(SEG0 + ".index"), 16);
+        List<Finding> findings = Verifier.verifyAll(FileEntry.of(dir.getParent()));
+        assertThat(findings).filteredOn(f -> f.severity() != Severity.INFO)
+                .extracting(Finding::file, Finding::position, Finding::violation, Finding::severity)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve(SEG0 + ".timeindex").toString(), 48L,
+                                Violation.INDEX_ZERO_TAIL, Severity.WARNING),
+                        org.assertj.core.groups.Tuple.tuple(dir.resolve(SEG0 + ".index").toString(), 32L,
+                                Violation.INDEX_ZERO_TAIL, Severity.WARNING));
+    }
+
     @Test
     void tornTailOfAClosedSegmentIsAnError(@TempDir Path tmp) throws IOException {
         Path dir = magic2(tmp);

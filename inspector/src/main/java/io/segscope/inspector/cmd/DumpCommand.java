@@ -1,25 +1,22 @@
 package io.segscope.inspector.cmd;
 
-import io.segscope.format.coordinator.CoordinatorRecordDecoder;
-import io.segscope.format.coordinator.CoordinatorTopic;
-import io.segscope.format.coordinator.metadata.ControlValueDecoder;
-import io.segscope.format.coordinator.metadata.MetadataRecordDecoder;
 import io.segscope.format.error.FormatException;
-import io.segscope.format.io.ByteSource;
 import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
 import io.segscope.format.record.Batch;
-import io.segscope.format.record.BatchReader;
-import io.segscope.format.record.ControlRecord;
 import io.segscope.format.record.LogRecord;
-import io.segscope.format.record.RecordIterator;
+import io.segscope.format.record.Tail;
+import io.segscope.format.walk.DecoderChoice;
+import io.segscope.format.walk.RecordContent;
+import io.segscope.format.walk.RecordFilter;
+import io.segscope.format.walk.RecordSink;
+import io.segscope.format.walk.RecordWalk;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.input.Inputs;
-import io.segscope.inspector.input.Target;
 import io.segscope.inspector.output.ByteFormat;
 import io.segscope.inspector.output.DumpWriter;
 import io.segscope.inspector.output.JsonlDumpWriter;
 import io.segscope.inspector.output.KafkaDumpWriter;
-import io.segscope.inspector.output.RecordContent;
 import io.segscope.inspector.output.TextDumpWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +24,6 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -48,11 +44,12 @@ import java.util.concurrent.Callable;
 public final class DumpCommand implements Callable<Integer> {
     enum Format { text, kafka, jsonl }
 
-    enum Decoder { auto, offsets, transactions, share, metadata, none }
+    enum Decoder {
+        auto, offsets, transactions, share, metadata, none;
 
-    /** How a file's records are decoded. */
-    private record Decoding(CoordinatorRecordDecoder coordinator, boolean metadata) {
-        static final Decoding NONE = new Decoding(null, false);
+        DecoderChoice choice() {
+            return DecoderChoice.valueOf(name().toUpperCase(java.util.Locale.ROOT));
+        }
     }
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Segment or side file, partition dir, log dir, or archive.")
@@ -62,11 +59,13 @@ public final class DumpCommand implements Callable<Integer> {
             description = "text (default), kafka (the lines of kafka-dump-log.sh --deep-iteration with the topic's decoder), or jsonl.")
     Format format;
 
-    @Option(names = "--key-format", defaultValue = "text", description = "Keys of other topics: text (UTF-8, else base64), hex or base64.")
-    String keyFormat;
+    @Option(names = "--key-format", defaultValue = "text", completionCandidates = OptionValues.ByteFormatCandidates.class,
+            description = "Keys of other topics: text (UTF-8, else base64), hex or base64.")
+    ByteFormat keyFormat;
 
-    @Option(names = "--value-format", defaultValue = "text", description = "Values and header values of other topics: text, hex or base64.")
-    String valueFormat;
+    @Option(names = "--value-format", defaultValue = "text", completionCandidates = OptionValues.ByteFormatCandidates.class,
+            description = "Values and header values of other topics: text, hex or base64.")
+    ByteFormat valueFormat;
 
     @Option(names = "--decoder", defaultValue = "auto",
             description = "Record decoder: auto (by topic name), offsets, transactions, share, metadata (KRaft) or none.")
@@ -108,11 +107,12 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Option(names = "--files", paramLabel = "KIND", split = ",", defaultValue = "log",
             description = "Kinds of file taken from directories: log, index, timeindex, txnindex, snapshot (default log).")
-    List<String> fileKinds;
+    List<OptionValues.FileChoice> fileKinds;
 
-    @Option(names = "--include", paramLabel = "WHAT", split = ",",
+    @Option(names = "--include", paramLabel = "WHAT", split = ",", converter = OptionValues.IncludeConverter.class,
+            completionCandidates = OptionValues.IncludeCandidates.class,
             description = "Also read what Kafka would delete or ignore: deleted, cleaned, swap, delete-dirs, future-dirs, stray-dirs, all.")
-    List<String> include;
+    List<OptionValues.IncludeChoice> include;
 
     @picocli.CommandLine.Mixin
     DecompressionOption decompression;
@@ -124,157 +124,74 @@ public final class DumpCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ByteFormat kf = CliOptions.byteFormat(keyFormat, "--key-format");
-        ByteFormat vf = CliOptions.byteFormat(valueFormat, "--value-format");
         RecordFilter filter = new RecordFilter(groups, topics, partitions, types, fromOffset, toOffset,
                 fromTime == null ? Long.MIN_VALUE : fromTime, toTime == null ? Long.MAX_VALUE : toTime);
-        boolean filtered = filter.looksInsideRecords() || groups != null || topics != null || partitions != null
-                || fromOffset != Long.MIN_VALUE || toOffset != Long.MAX_VALUE;
         DumpWriter writer = switch (format) {
             case kafka -> new KafkaDumpWriter(out, err, printDataLog);
-            case jsonl -> new JsonlDumpWriter(out, err, kf, vf);
-            default -> new TextDumpWriter(out, err, kf, vf, filtered);
+            case jsonl -> new JsonlDumpWriter(out, err, keyFormat, valueFormat);
+            default -> new TextDumpWriter(out, err, keyFormat, valueFormat, filter.isFiltering());
         };
-        Set<FileKind> kinds = CliOptions.fileKinds(fileKinds);
-        int exit = Segscope.EXIT_OK;
-        try (Inputs inputs = Inputs.resolve(paths, CliOptions.include(include), kinds)) {
+        Set<FileKind> kinds = OptionValues.FileChoice.kinds(fileKinds);
+        try (Inputs inputs = Inputs.resolve(paths, OptionValues.IncludeChoice.includes(include), kinds)) {
             for (FormatException p : inputs.problems()) {
                 err.print(p.getMessage() + "\n");
             }
             long total = 0;
-            for (Target t : inputs.targets()) {
-                total += t.file().size();
+            for (LogFile f : inputs.files()) {
+                total += f.file().size();
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
-            long[] done = new long[2];
-            for (Target t : inputs.targets()) {
-                Decoding decoding = decoding(t);
-                if (!filter.acceptsTarget(t, decoding.coordinator() != null)) {
-                    continue;
-                }
-                if (t.holdsRecords()) {
-                    if (!dumpRecords(t, decoding, writer, filter, progress, done)) {
-                        exit = Segscope.EXIT_FINDINGS;
-                    }
-                } else {
-                    writer.sideFile(t);
-                }
-                done[0] += t.file().size();
-                writer.flush();
-                if (out.checkError()) {
-                    break; // the reader of stdout has gone (e.g. `| head`): stop reading
-                }
-            }
+            RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes);
+            boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
+            return clean ? Segscope.EXIT_OK : Segscope.EXIT_FINDINGS;
         } finally {
             writer.flush();
         }
-        return exit;
     }
 
-    private Decoding decoding(Target t) {
-        CoordinatorTopic topic = switch (decoder) {
-            case offsets -> CoordinatorTopic.CONSUMER_OFFSETS;
-            case transactions -> CoordinatorTopic.TRANSACTION_STATE;
-            case share -> CoordinatorTopic.SHARE_GROUP_STATE;
-            case none, metadata -> null;
-            default -> t.topic().map(CoordinatorTopic::forTopicName).orElse(null);
-        };
-        if (topic != null) {
-            return new Decoding(CoordinatorRecordDecoder.forTopic(topic), false);
+    /** The writer, with progress on stderr and a stop when the reader of stdout has gone (e.g. {@code | head}). */
+    private record ProgressSink(DumpWriter writer, PrintWriter out, Progress progress) implements RecordSink {
+        @Override
+        public void beginFile(LogFile file) {
+            writer.beginFile(file);
         }
-        boolean metadataLog = decoder == Decoder.metadata || decoder == Decoder.auto
-                && (t.kraftSnapshot() || t.partition().map(p -> p.isMetadataLog()).orElse(false));
-        return metadataLog ? new Decoding(null, true) : Decoding.NONE;
-    }
 
-    /** Dumps one record file; false when damage stopped part of it. */
-    private boolean dumpRecords(Target t, Decoding decoding, DumpWriter writer, RecordFilter filter,
-                                Progress progress, long[] done) {
-        boolean lazyBatches = filter.looksInsideRecords() || decoding.coordinator() != null && (groups != null
-                || topics != null || partitions != null);
-        boolean clean = true;
-        writer.beginFile(t);
-        long fileSize = t.file().size();
-        long validBytes = 0;
-        String stopped = null;
-        try (ByteSource source = t.file().open();
-             BatchReader reader = new BatchReader(source, decompression.readerOptions())) {
-            while (true) {
-                boolean more;
-                try {
-                    more = reader.next();
-                } catch (FormatException e) {
-                    stopped = e.getMessage() + "; the rest of the file was not read (run `segscope verify` to find where good data resumes)";
-                    clean = false;
-                    break;
-                }
-                if (!more) {
-                    break;
-                }
-                Batch b = reader.batch();
-                if (b.position() + b.sizeInBytes() > maxBytes) {
-                    break;
-                }
-                validBytes = b.position() + b.sizeInBytes();
-                if (!filter.batchInRange(b.magic() >= 2 ? b.baseOffset() : b.lastOffset(), b.lastOffset())) {
-                    continue;
-                }
-                boolean batchShown = false;
-                if (!lazyBatches) {
-                    writer.batch(t, b);
-                    batchShown = true;
-                }
-                try {
-                    RecordIterator it = b.records();
-                    while (it.next()) {
-                        LogRecord r = it.record();
-                        RecordContent content = content(b, r, decoding);
-                        if (!filter.accepts(r, content)) {
-                            continue;
-                        }
-                        if (!batchShown) {
-                            writer.batch(t, b);
-                            batchShown = true;
-                        }
-                        writer.record(t, b, r, content);
-                        done[1]++;
-                    }
-                } catch (FormatException e) {
-                    spec.commandLine().getErr().print(e.getMessage() + "; the rest of this batch's records were skipped\n");
-                    clean = false;
-                }
-                progress.update(done[0] + validBytes, done[1]);
-            }
-            if (stopped == null && reader.tail() != null && !reader.tail().isClean() && maxBytes == Long.MAX_VALUE) {
-                validBytes = reader.tail().validBytes();
-            }
-            writer.endFile(t, stopped == null ? reader.tail() : null, validBytes,
-                    maxBytes == Long.MAX_VALUE ? fileSize : Math.min(fileSize, validBytes), stopped);
-        } catch (FormatException e) {
-            writer.endFile(t, null, validBytes, fileSize, e.getMessage());
-            clean = false;
+        @Override
+        public void batch(LogFile file, Batch batch) {
+            writer.batch(file, batch);
         }
-        return clean;
-    }
 
-    private static RecordContent content(Batch b, LogRecord r, Decoding decoding) {
-        if (b.isControl()) {
-            try {
-                short typeId = ControlRecord.typeId(b, r);
-                return new RecordContent.Control(ControlRecord.Type.of(typeId), typeId, ControlValueDecoder.decode(b, r), null);
-            } catch (FormatException e) {
-                return new RecordContent.Control(ControlRecord.Type.UNKNOWN, (short) -1, null, e.detail());
-            }
+        @Override
+        public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
+            writer.record(file, batch, record, content);
         }
-        if (decoding.metadata()) {
-            return new RecordContent.Metadata(MetadataRecordDecoder.decode(r));
+
+        @Override
+        public void problem(LogFile file, String message) {
+            writer.problem(file, message);
         }
-        CoordinatorRecordDecoder decoder = decoding.coordinator();
-        if (decoder == null) {
-            return RecordContent.Plain.INSTANCE;
+
+        @Override
+        public void endFile(LogFile file, Tail tail, long validBytes, long fileSize, String error) {
+            writer.endFile(file, tail, validBytes, fileSize, error);
+            writer.flush();
         }
-        return new RecordContent.Coordinator(decoder.decode(r.hasKey() ? r.buffer() : null, r.keyOffset(), r.keyLength(),
-                r.hasValue() ? r.buffer() : null, r.valueOffset(), r.valueLength()));
+
+        @Override
+        public void sideFile(LogFile file) {
+            writer.sideFile(file);
+            writer.flush();
+        }
+
+        @Override
+        public void progress(long bytes, long records) {
+            progress.update(bytes, records);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return !out.checkError();
+        }
     }
 }

@@ -2,10 +2,6 @@ package io.segscope.inspector.cmd;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.segscope.format.logdir.FileEntry;
-import io.segscope.format.logdir.FileKind;
-import io.segscope.format.logdir.FileStatus;
-import io.segscope.format.logdir.SegmentFileName;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.Severity;
 import io.segscope.format.verify.Verifier;
@@ -22,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
@@ -72,7 +67,7 @@ import java.util.stream.Stream;
             "  index-size, index-order, index-offset-range, index-tail-not-zero,",
             "  index-version (error)       an index's own structure",
             "  index-preallocated (info)   zero tail of the index of a segment open at a",
-            "                              crash",
+            "                              crash, or of __cluster_metadata's last segment",
             "  index-zero-tail (warning)   zero tail in a closed segment's index",
             "                              (KAFKA-10207)",
             "  txn-marker-missing          .txnindex entry without its ABORT marker",
@@ -100,8 +95,9 @@ public final class VerifyCommand implements Callable<Integer> {
     Format format;
 
     @Option(names = "--min-severity", paramLabel = "LEVEL", defaultValue = "info",
+            completionCandidates = OptionValues.SeverityCandidates.class,
             description = "Print findings at least this severe: info (default), warning or error. Also sets what counts for the exit code.")
-    String minSeverity;
+    Severity min;
 
     @picocli.CommandLine.Mixin
     DecompressionOption decompression;
@@ -113,13 +109,6 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Severity min;
-        try {
-            min = Severity.parse(minSeverity);
-        } catch (IllegalArgumentException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--min-severity takes info, warning or error, not '" + minSeverity + "'");
-        }
         for (Path p : paths) {
             if (!Files.exists(p)) {
                 err.println(p + ": no such file or directory");
@@ -193,22 +182,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 return verifier.verify(tree.root());
             }
         }
-        String name = p.getFileName() == null ? "" : p.getFileName().toString();
-        Optional<SegmentFileName> segment = SegmentFileName.parse(name);
-        if (Files.isRegularFile(p) && segment.isPresent() && segment.get().kind() == FileKind.LOG
-                && segment.get().status() == FileStatus.LIVE) {
-            // a .log named on its own is checked with the index files beside it
-            long base = segment.get().baseOffset();
-            verifier.verifySegment(FileEntry.of(p), base, sibling(p, base, FileKind.INDEX),
-                    sibling(p, base, FileKind.TIME_INDEX), sibling(p, base, FileKind.TXN_INDEX));
-            return true;
-        }
-        return verifier.verify(FileEntry.of(p));
-    }
-
-    private static FileEntry sibling(Path log, long base, FileKind kind) {
-        Path f = log.resolveSibling(SegmentFileName.prefix(base) + kind.suffix());
-        return Files.isRegularFile(f) ? FileEntry.of(f) : null;
+        return verifier.verify(p);
     }
 
     private static void writeJson(JsonGenerator g, Finding f) {

@@ -14,7 +14,8 @@ import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.Tail;
-import io.segscope.inspector.input.Target;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.walk.RecordContent;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -46,18 +47,18 @@ public final class JsonlDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void beginFile(Target target) {
+    public void beginFile(LogFile target) {
     }
 
     @Override
-    public void batch(Target target, Batch batch) {
+    public void batch(LogFile target, Batch batch) {
     }
 
     @Override
-    public void record(Target target, Batch b, LogRecord r, RecordContent content) {
+    public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
         try {
             g.writeStartObject();
-            g.writeStringField("file", target.display());
+            g.writeStringField("file", target.path());
             if (target.partition().isPresent()) {
                 g.writeStringField("topic", target.partition().get().topic());
                 g.writeNumberField("partition", target.partition().get().partition());
@@ -200,7 +201,12 @@ public final class JsonlDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void endFile(Target target, Tail tail, long validBytes, long fileSize, String error) {
+    public void problem(LogFile target, String message) {
+        err.print(message + "\n");
+    }
+
+    @Override
+    public void endFile(LogFile target, Tail tail, long validBytes, long fileSize, String error) {
         if (error != null) {
             err.print(error + "\n");
         }
@@ -208,7 +214,7 @@ public final class JsonlDumpWriter implements DumpWriter {
 
     /** One object per index or snapshot entry: {@code file}, {@code kind} and the entry's fields. */
     @Override
-    public void sideFile(Target target) {
+    public void sideFile(LogFile target) {
         try {
             boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
                 @Override
@@ -240,7 +246,7 @@ public final class JsonlDumpWriter implements DumpWriter {
                 }
             });
             if (!known) {
-                err.print(target.display() + ": not a segment or side file, skipped\n");
+                err.print(target.path() + ": not a segment or side file, skipped\n");
             }
         } catch (io.segscope.format.error.FormatException e) {
             err.print(e.getMessage() + "\n");
@@ -248,10 +254,10 @@ public final class JsonlDumpWriter implements DumpWriter {
     }
 
     /** {@code {"file":..., "kind":..., name: value, ...}} with numeric values. */
-    private void entry(Target target, String kind, Object... nameValues) {
+    private void entry(LogFile target, String kind, Object... nameValues) {
         try {
             g.writeStartObject();
-            g.writeStringField("file", target.display());
+            g.writeStringField("file", target.path());
             g.writeStringField("kind", kind);
             for (int i = 0; i < nameValues.length; i += 2) {
                 g.writeNumberField((String) nameValues[i], ((Number) nameValues[i + 1]).longValue());

@@ -8,14 +8,14 @@ import io.segscope.format.record.Sequences;
 import io.segscope.format.record.Tail;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.state.ProducerSnapshotReader;
-import io.segscope.inspector.input.Inputs;
-import io.segscope.inspector.input.Target;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.walk.RecordContent;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 
 /**
  * The exact lines of Kafka 4.4's {@code kafka-dump-log.sh --deep-iteration} with the decoder
@@ -43,24 +43,21 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void beginFile(Target target) {
-        out.print("Dumping " + target.display() + "\n");
+    public void beginFile(LogFile target) {
+        out.print("Dumping " + target.path() + "\n");
         lastOffset = -1;
         String name = target.file().name();
         if (name.endsWith(".log")) {
             out.print("Log starting offset: " + Long.parseLong(name.split("\\.")[0]) + "\n");
-        } else if (name.equals("bootstrap.checkpoint")) {
+        } else if (target.kind() == FileKind.BOOTSTRAP_CHECKPOINT) {
             out.print("KRaft bootstrap snapshot\n");
-        } else {
-            Matcher m = Inputs.KRAFT_SNAPSHOT.matcher(name);
-            if (m.matches()) {
-                out.print("Snapshot end offset: " + Long.parseLong(m.group(1)) + ", epoch: " + Integer.parseInt(m.group(2)) + "\n");
-            }
+        } else if (target.kind() == FileKind.KRAFT_SNAPSHOT) {
+            out.print("Snapshot end offset: " + target.baseOffset() + ", epoch: " + target.snapshotEpoch() + "\n");
         }
     }
 
     @Override
-    public void batch(Target target, Batch b) {
+    public void batch(LogFile target, Batch b) {
         line.setLength(0);
         if (b.magic() >= 2) {
             line.append("baseOffset: ").append(b.baseOffset())
@@ -90,9 +87,9 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void record(Target target, Batch b, LogRecord r, RecordContent content) {
+    public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
         if (r.offset() != lastOffset + 1) {
-            nonConsecutive.computeIfAbsent(target.display(), k -> new TreeMap<>()).put(lastOffset, r.offset());
+            nonConsecutive.computeIfAbsent(target.path(), k -> new TreeMap<>()).put(lastOffset, r.offset());
         }
         lastOffset = r.offset();
         line.setLength(0);
@@ -151,8 +148,8 @@ public final class KafkaDumpWriter implements DumpWriter {
 
     /** Index, time index, transaction index and producer snapshot files, as DumpLogSegments prints them. */
     @Override
-    public void sideFile(Target target) {
-        out.print("Dumping " + target.display() + "\n");
+    public void sideFile(LogFile target) {
+        out.print("Dumping " + target.path() + "\n");
         try {
             boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
                 @Override
@@ -163,7 +160,7 @@ public final class KafkaDumpWriter implements DumpWriter {
                 @Override
                 public void emptyIndex() {
                     // Kafka prints slot 0 of a never-written preallocated index as an entry: a documented deviation
-                    out.print(target.display() + " is empty.\n");
+                    out.print(target.path() + " is empty.\n");
                 }
 
                 @Override
@@ -197,7 +194,7 @@ public final class KafkaDumpWriter implements DumpWriter {
                 }
             });
             if (!known) {
-                err.print("Ignoring unknown file " + target.display() + "\n");
+                err.print("Ignoring unknown file " + target.path() + "\n");
             }
         } catch (FormatException e) {
             err.print(e.getMessage() + "\n");
@@ -205,7 +202,12 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void endFile(Target target, Tail tail, long validBytes, long fileSize, String error) {
+    public void problem(LogFile target, String message) {
+        err.print(message + "\n");
+    }
+
+    @Override
+    public void endFile(LogFile target, Tail tail, long validBytes, long fileSize, String error) {
         if (error != null) {
             err.print(error + "\n");
             return;

@@ -6,12 +6,12 @@ import io.segscope.format.index.TxnIndexReader;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.state.ProducerSnapshotReader;
 import io.segscope.inspector.input.RandomAccess;
-import io.segscope.inspector.input.Target;
+import io.segscope.format.logdir.LogFile;
 
 /**
  * Walks the entries of a side file (offset, time and transaction index, producer snapshot) for
  * the dump writers, each of which prints them its own way. Index files stop at their real end:
- * the zero tail of a preallocated index is not entries (kafka-format.md 1.8).
+ * the zero tail of a preallocated index is not entries (docs/format.md 1.8).
  */
 final class SideFiles {
     /** What a side file holds, entry by entry. */
@@ -33,8 +33,8 @@ final class SideFiles {
     }
 
     /** Visits every entry; false when the file's kind is not a side file's. Throws FormatException on damage. */
-    static boolean visit(Target target, Visitor v) {
-        if (target.kind() == null || target.holdsRecords()) {
+    static boolean visit(LogFile target, Visitor v) {
+        if (!target.kind().isSegmentFile() || target.kind().holdsRecords()) {
             return false;
         }
         try (ByteSource source = RandomAccess.open(target.file())) {

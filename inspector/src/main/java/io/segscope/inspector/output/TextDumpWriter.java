@@ -12,7 +12,8 @@ import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.Tail;
-import io.segscope.inspector.input.Target;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.walk.RecordContent;
 
 import java.io.PrintWriter;
 
@@ -46,7 +47,7 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void beginFile(Target target) {
+    public void beginFile(LogFile target) {
         batches = 0;
         records = 0;
         headerShown = false;
@@ -55,16 +56,16 @@ public final class TextDumpWriter implements DumpWriter {
         }
     }
 
-    private void header(Target target) {
+    private void header(LogFile target) {
         headerShown = true;
         line.setLength(0);
-        line.append("== ").append(target.display());
+        line.append("== ").append(target.path());
         target.partition().ifPresent(p -> line.append("  topic ").append(quote(p.topic())).append(" partition ").append(p.partition()));
         out.print(line.append('\n'));
     }
 
     @Override
-    public void batch(Target target, Batch b) {
+    public void batch(LogFile target, Batch b) {
         if (!headerShown) {
             header(target);
         }
@@ -102,7 +103,7 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void record(Target target, Batch b, LogRecord r, RecordContent content) {
+    public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
         records++;
         line.setLength(0);
         line.append("  ").append(r.offset()).append(' ').append(Times.iso(r.timestamp()));
@@ -186,7 +187,12 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void endFile(Target target, Tail tail, long validBytes, long fileSize, String error) {
+    public void problem(LogFile target, String message) {
+        err.print(message + "\n");
+    }
+
+    @Override
+    public void endFile(LogFile target, Tail tail, long validBytes, long fileSize, String error) {
         boolean clean = error == null && (tail == null || tail.isClean());
         if (!headerShown && clean) {
             return;
@@ -210,7 +216,7 @@ public final class TextDumpWriter implements DumpWriter {
 
     /** Index and snapshot entries, one line each, times in ISO-8601 UTC. */
     @Override
-    public void sideFile(Target target) {
+    public void sideFile(LogFile target) {
         header(target);
         try {
             boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
@@ -244,7 +250,7 @@ public final class TextDumpWriter implements DumpWriter {
                 }
             });
             if (!known) {
-                err.print(target.display() + ": not a segment or side file, skipped\n");
+                err.print(target.path() + ": not a segment or side file, skipped\n");
             }
         } catch (io.segscope.format.error.FormatException e) {
             err.print(e.getMessage() + "\n");

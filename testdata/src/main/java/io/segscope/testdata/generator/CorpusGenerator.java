@@ -116,7 +116,6 @@ public final class CorpusGenerator {
         Trees.deleteTree(runDir);
         Path logDir = runDir.resolve("logdir");
         Trees.copyTree(liveLogDir, logDir);
-        List<Map<String, Object>> trimmed = trimMetadataLogIndexes(logDir.resolve("__cluster_metadata-0"));
         List<Map<String, Object>> manifest = manifest(logDir);
         Map<String, Object> dumped = new Dumper(runDir).dumpAll(logDir, runDir.resolve("dump"));
         if (!manifest.equals(manifest(logDir))) {
@@ -144,57 +143,12 @@ public final class CorpusGenerator {
         run.put("timing", timing);
         run.put("workload", workload.report());
         run.put("cleanerOffsetCheckpointAtSnapshot", cleanerOffsets);
-        run.put("trimmedMetadataLogIndexes", trimmed);
         run.put("dumpFlags", dumped);
         run.put("logdirManifest", manifest);
         Json.write(runDir.resolve("run.json"), run);
         Trees.deleteTree(runWork);
         System.out.println("[" + spec.name() + "] written to " + runDir + " in "
                 + (System.currentTimeMillis() - t0) / 1000 + " s");
-    }
-
-    /**
-     * The KRaft metadata log's active segment keeps its preallocated 10 MiB {@code .index} and
-     * {@code .timeindex} even after a clean shutdown (its index size is not configurable), which
-     * would make every run 20 MiB of zeros. The committed copy cuts those two files after their
-     * last non-zero entry, which is what Kafka's own trim on close produces; run.json lists each
-     * cut with the size the broker left. Every other file is committed exactly as left.
-     */
-    private static List<Map<String, Object>> trimMetadataLogIndexes(Path dir) throws IOException {
-        List<Map<String, Object>> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
-            files = s.sorted().collect(Collectors.toList());
-        }
-        for (Path f : files) {
-            String n = f.getFileName().toString();
-            int entrySize = n.endsWith(".index") ? 8 : n.endsWith(".timeindex") ? 12 : 0;
-            long size = Files.size(f);
-            if (entrySize == 0 || size < (1 << 20)) {
-                continue;
-            }
-            byte[] bytes = Files.readAllBytes(f);
-            int entries = bytes.length / entrySize;
-            int used = 0;
-            for (int e = entries - 1; e >= 0 && used == 0; e--) {
-                for (int b = e * entrySize; b < (e + 1) * entrySize; b++) {
-                    if (bytes[b] != 0) {
-                        used = e + 1;
-                        break;
-                    }
-                }
-            }
-            Files.write(f, java.util.Arrays.copyOf(bytes, used * entrySize));
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("path", dir.getFileName() + "/" + n);
-            m.put("sizeLeftByBroker", size);
-            m.put("committedSize", (long) used * entrySize);
-            out.add(m);
-        }
-        return out;
     }
 
     /** Every file below {@code dir}: relative path, size and SHA-256, sorted by path. */

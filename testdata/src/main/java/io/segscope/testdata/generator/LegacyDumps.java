@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * <p>One child JVM per partition dir is given all of that partition's files; its output is split
  * at the {@code Dumping <path>} line that opens each file's section. Absolute paths in the output
  * are rewritten relative to the repository root so that committed dumps do not depend on where
- * they were made. Files and decoder flags are {@link Dumper}'s (kafka-format.md section 2.9):
+ * they were made. Files and decoder flags are {@link Dumper}'s (docs/format.md section 2.9):
  * {@code --offsets-decoder} for {@code __consumer_offsets}, {@code --transaction-log-decoder} for
  * {@code __transaction_state}, {@code --print-data-log} for everything else, with
  * {@code --deep-iteration}.

@@ -148,7 +148,7 @@ final class SyntheticBatches {
 
         /**
          * A batch with no records covering {@code [baseOffset, lastOffset]}, as the cleaner leaves
-         * to keep a producer's last sequence (kafka-format.md 1.2).
+         * to keep a producer's last sequence (docs/format.md 1.2).
          */
         MemoryRecords empty(long baseOffset, long lastOffset, long timestamp, int baseSeq) {
             ByteBuffer buf = ByteBuffer.allocate(DefaultRecordBatch.RECORD_BATCH_OVERHEAD);

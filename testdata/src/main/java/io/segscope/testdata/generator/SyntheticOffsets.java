@@ -32,7 +32,7 @@ import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
 
 /**
  * A synthetic {@code __consumer_offsets-0} holding the coordinator value versions no 4.x broker
- * writes (kafka-format.md 2.2, 2.3): key type 0 with LegacyOffsetCommitValue v0, key type 1 with
+ * writes (docs/format.md 2.2, 2.3): key type 0 with LegacyOffsetCommitValue v0, key type 1 with
  * OffsetCommitValue v0 to v3, GroupMetadataValue v0 to v3 (key type 2), and tombstones of a
  * deleted group and a deleted offset, inside magic 0, magic 1 and magic 2 batches. Keys and
  * values are serialized by Kafka 4.4.0's generated classes and {@code MessageUtil}; the

@@ -64,7 +64,7 @@ public final class SyntheticSegments {
 
     /**
      * Magic 0: uncompressed entries with null key, null value and empty value; one wrapper per
-     * codec (lz4 with the broken header checksum, kafka-format.md 1.5); values larger than one
+     * codec (lz4 with the broken header checksum, docs/format.md 1.5); values larger than one
      * snappy (32 KiB) and one lz4 (64 KiB) block; the first segment starts at offset 3 (as after
      * compaction) and offsets have gaps between and inside wrappers.
      */

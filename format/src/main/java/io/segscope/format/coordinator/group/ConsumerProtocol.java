@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * The consumer embedded protocol carried in classic group members' {@code subscription} and
- * {@code assignment} bytes when {@code protocolType} is {@code "consumer"} (kafka-format.md 2.4):
+ * {@code assignment} bytes when {@code protocolType} is {@code "consumer"} (docs/format.md 2.4):
  * an int16 version, then a non-flexible struct. Like Kafka's readers, a version above 3 is read
  * with the v3 layout (newer versions only append fields; trailing bytes are ignored) and a
  * version below 0 with the v0 layout; bytes that do not parse are kept as they are. Kafka 4.4.0's

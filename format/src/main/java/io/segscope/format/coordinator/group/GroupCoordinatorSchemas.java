@@ -22,7 +22,7 @@ import io.segscope.format.coordinator.StructSchema;
 import java.util.List;
 
 /**
- * The {@code __consumer_offsets} record schemas (kafka-format.md 2.2, 2.3, 2.5, 2.6), one method
+ * The {@code __consumer_offsets} record schemas (docs/format.md 2.2, 2.3, 2.5, 2.6), one method
  * per record type, written to match Kafka 4.4.0's {@code common/message/*.json} in
  * kafka-group-coordinator field for field ({@code SchemaTablesTest} checks them against the
  * vendored copies in {@code testdata/schemas/kafka-4.4.0}). Types 9 and 18 come from the releases

@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Allocation-free view of an offset commit record of {@code __consumer_offsets}
- * (kafka-format.md 2.2): key types 0 (LegacyOffsetCommit) and 1 (OffsetCommit), value versions
+ * (docs/format.md 2.2): key types 0 (LegacyOffsetCommit) and 1 (OffsetCommit), value versions
  * 0-4 (type 0: version 0 only). Strings stay in the buffer as {@link Utf8Slice}s. Reuse one view:
  * {@link #wrap} resets it.
  *

@@ -5,7 +5,7 @@ import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueS
 import io.segscope.format.record.ControlRecord;
 
 /**
- * What {@link ControlValueDecoder} makes of a control record's value (kafka-format.md 1.3): a
+ * What {@link ControlValueDecoder} makes of a control record's value (docs/format.md 1.3): a
  * KRaft message, a transaction marker, a type Kafka does not know, or a value Kafka fails on.
  */
 public sealed interface ControlValue {

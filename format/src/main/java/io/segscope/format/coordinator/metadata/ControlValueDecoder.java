@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Decodes the value of a control record (kafka-format.md 1.3) as Kafka 4.4.0's
+ * Decodes the value of a control record (docs/format.md 1.3) as Kafka 4.4.0's
  * {@code ControlRecordUtils} and {@code EndTransactionMarker} do:
  * <ul>
  * <li>KRaft values (types 2-6) are the bare struct, read at version 0 whatever their

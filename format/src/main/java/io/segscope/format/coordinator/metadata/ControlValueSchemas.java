@@ -17,7 +17,7 @@ import io.segscope.format.record.ControlRecord;
 import java.util.List;
 
 /**
- * The values of KRaft control records (kafka-format.md 1.3) in Kafka 4.4.0
+ * The values of KRaft control records (docs/format.md 1.3) in Kafka 4.4.0
  * ({@code common/message/*.json} in kafka-clients), checked against the vendored copies by
  * {@code MetadataSchemaTablesTest}. Each value is the bare struct (no version prefix); Kafka reads
  * it at {@link ControlValueSchema#readVersion()} and prints it at the version its own

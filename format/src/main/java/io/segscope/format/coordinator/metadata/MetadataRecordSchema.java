@@ -5,7 +5,7 @@ import io.segscope.format.coordinator.Versions;
 
 /**
  * One KRaft metadata record type of {@code __cluster_metadata} and of metadata snapshots
- * (kafka-format.md 2.1 encodings): its {@code apiKey}, its schema name, the name of Kafka's
+ * (docs/format.md 2.1 encodings): its {@code apiKey}, its schema name, the name of Kafka's
  * {@code MetadataRecordType} constant that DumpLogSegments prints, its versions and its struct.
  *
  * @param apiKey the id that follows the frame version in a record value

@@ -18,7 +18,7 @@ import io.segscope.format.coordinator.StructSchema;
 import java.util.List;
 
 /**
- * The {@code __share_group_state} record schemas (kafka-format.md 2.10): type 0 ShareSnapshot and
+ * The {@code __share_group_state} record schemas (docs/format.md 2.10): type 0 ShareSnapshot and
  * type 1 ShareUpdate, value version 0, flexible. Matches kafka-share-coordinator 4.4.0's
  * {@code common/message/*.json} ({@code SchemaTablesTest}). Values written by 4.0 (preview)
  * brokers used an earlier, incompatible layout and may decode as malformed.

@@ -18,7 +18,7 @@ import io.segscope.format.coordinator.StructSchema;
 import java.util.List;
 
 /**
- * The {@code __transaction_state} record schema (kafka-format.md 2.11): key type 0
+ * The {@code __transaction_state} record schema (docs/format.md 2.11): key type 0
  * TransactionLogKey, value TransactionLogValue v0-v1 (flexible from v1; tagged fields 0-3 are only
  * in the tagged section, so v0 values hold their defaults; {@code TransactionStatus} prints as its
  * {@link TransactionState} name). Matches kafka-transaction-coordinator

@@ -1,7 +1,7 @@
 package io.segscope.format.coordinator.txn;
 
 /**
- * The {@code TransactionStatus} byte of TransactionLogValue (kafka-format.md 2.11), with the state
+ * The {@code TransactionStatus} byte of TransactionLogValue (docs/format.md 2.11), with the state
  * names Kafka prints.
  */
 public enum TransactionState {

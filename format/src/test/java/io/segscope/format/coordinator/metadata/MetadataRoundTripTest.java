@@ -3,19 +3,18 @@ package io.segscope.format.coordinator.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.json.MetadataJson;
+import io.segscope.testkit.Tries;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
 import org.apache.kafka.common.metadata.MetadataJsonConverters;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * For every KRaft metadata record type and version of Kafka 4.4.0: random contents built and
@@ -24,17 +23,17 @@ import org.junit.jupiter.api.Test;
  * parser) and with {@code MetadataJsonConverters.writeJson}. The texts around it, and control
  * records, are checked in the inspector ({@code MetadataDumpTextTest}).
  */
-class MetadataRoundTripTest {
+public class MetadataRoundTripTest {
 
     /** One (record type, version) cell of the matrix. */
-    record Cell(MetadataRecordSchema schema, short version) {
+    public record Cell(MetadataRecordSchema schema, short version) {
         @Override
         public String toString() {
             return schema.name() + " v" + version;
         }
     }
 
-    static List<Cell> cells() {
+    public static List<Cell> cells() {
         List<Cell> cells = new ArrayList<>();
         for (MetadataRecordSchema s : MetadataSchemas.RECORDS) {
             for (int v = s.validVersions().lowest(); v <= s.validVersions().highest(); v++) {
@@ -44,10 +43,7 @@ class MetadataRoundTripTest {
         return cells;
     }
 
-    @Provide
-    Arbitrary<Cell> cell() {
-        return Arbitraries.of(cells());
-    }
+    private static final List<Cell> CELLS = cells();
 
     @Test
     void matrixCoversEveryTypeAndVersion() {
@@ -57,13 +53,17 @@ class MetadataRoundTripTest {
     }
 
     /** A random message of this cell built by Kafka's JsonConverter. */
-    static Object kafkaMessage(Cell cell, Random random) {
+    public static Object kafkaMessage(Cell cell, Random random) {
         return MetadataOracle.readJson(MetadataOracle.METADATA_PACKAGE + cell.schema().name(),
                 new RandomMetadata(random).json(cell.schema().value(), cell.version()), cell.version());
     }
 
-    @Property(tries = 3000, seed = "4400")
-    void decodesAndPrintsLikeKafka(@ForAll("cell") Cell cell, @ForAll Random random) {
+    @TestFactory
+    Stream<DynamicTest> decodesAndPrintsLikeKafka() {
+        return Tries.of(4400, 3000, gen -> decodesAndPrintsLikeKafka(gen.choose(CELLS), gen.random()));
+    }
+
+    private static void decodesAndPrintsLikeKafka(Cell cell, Random random) {
         Object message = kafkaMessage(cell, random);
         byte[] value = MetadataOracle.frame(message, cell.version());
 
@@ -84,7 +84,7 @@ class MetadataRoundTripTest {
                 .isEqualTo(MetadataJson.payloadText(d));
     }
 
-    static void writeVarint(ByteArrayOutputStream out, int value) {
+    public static void writeVarint(ByteArrayOutputStream out, int value) {
         int v = value;
         while ((v & 0xffffff80) != 0) {
             out.write((v & 0x7f) | 0x80);

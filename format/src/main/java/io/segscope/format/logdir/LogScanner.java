@@ -1,0 +1,162 @@
+package io.segscope.format.logdir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Finds the Kafka data under what a person names (docs/format.md 1.1): a broker log dir, a
+ * partition dir, one file, or a directory (or archive tree) holding those a few levels down, and
+ * hands it to a {@link Visitor} in one order for every command: log dirs with their root files,
+ * then their partition dirs sorted by topic, partition number and status; segments by base offset.
+ * Every file is classified by {@link LogFile#classify}.
+ *
+ * <pre>
+ * new LogScanner(Include.none()).scan(FileEntry.of(Path.of("/var/lib/kafka/data")), visitor);
+ * </pre>
+ */
+public final class LogScanner {
+    /** How many directory levels below a named directory are searched for log or partition dirs. */
+    private static final int MAX_SEARCH_DEPTH = 4;
+
+    private static final Comparator<PartitionDir> PARTITION_ORDER = Comparator.comparing(PartitionDir::topic)
+            .thenComparingInt(PartitionDir::partition).thenComparing(p -> p.name().status());
+
+    /** What the scan found, in order. */
+    public interface Visitor {
+        /**
+         * A broker log dir, before its partitions.
+         *
+         * @param rootFiles the files at its root, classified, in name order
+         */
+        default void beginLogDir(LogDir dir, List<LogFile> rootFiles) {
+        }
+
+        /**
+         * A partition dir, of a log dir or named on its own.
+         *
+         * @param segments its files grouped by {@code include}
+         * @param otherFiles its files that are not segment or snapshot files, classified
+         * @param cleanShutdown whether its log dir has a clean-shutdown marker; null when not known
+         */
+        void partition(PartitionDir partition, SegmentSet segments, List<LogFile> otherFiles, Boolean cleanShutdown);
+
+        default void endLogDir(LogDir dir) {
+        }
+
+        /**
+         * A file named on its own.
+         *
+         * @param segment for a live {@code .log} on the file system, the segment it belongs to with
+         *     the index files beside it; else null
+         */
+        void file(LogFile file, Segment segment);
+    }
+
+    private final Set<Include> include;
+
+    /** @param include the transient partition dirs and segment files to list besides the live ones */
+    public LogScanner(Set<Include> include) {
+        this.include = include;
+    }
+
+    /**
+     * Scans a path of the file system.
+     *
+     * @return false when nothing Kafka-like was found there
+     */
+    public boolean scan(Path path, Visitor visitor) {
+        if (Files.isRegularFile(path)) {
+            Path parent = path.toAbsolutePath().getParent();
+            Optional<TopicPartitionName> parentName = parent == null || parent.getFileName() == null
+                    ? Optional.empty() : TopicPartitionName.tryParse(parent.getFileName().toString());
+            LogFile f = LogFile.classify(FileEntry.of(path), parentName);
+            visitor.file(f, f.kind() == FileKind.LOG && f.status() == FileStatus.LIVE ? siblings(path, f.baseOffset()) : null);
+            return true;
+        }
+        return scan(FileEntry.of(path), visitor);
+    }
+
+    /**
+     * Scans an entry of any tree (the file system, an archive).
+     *
+     * @return false when nothing Kafka-like was found there
+     */
+    public boolean scan(FileEntry entry, Visitor visitor) {
+        return scan(entry, visitor, 0);
+    }
+
+    private boolean scan(FileEntry entry, Visitor visitor, int depth) {
+        switch (InputKind.detect(entry)) {
+            case FILE -> {
+                visitor.file(LogFile.classify(entry, Optional.empty()), null);
+                return true;
+            }
+            case LOG_DIR -> {
+                scanLogDir(new LogDir(entry), visitor);
+                return true;
+            }
+            case PARTITION_DIR -> {
+                scanPartition(PartitionDir.of(entry), null, visitor);
+                return true;
+            }
+            default -> {
+                if (depth >= MAX_SEARCH_DEPTH) {
+                    return false;
+                }
+                boolean found = false;
+                for (FileEntry child : entry.children()) {
+                    if (child.isDirectory()) {
+                        found |= scan(child, visitor, depth + 1);
+                    }
+                }
+                return found;
+            }
+        }
+    }
+
+    private void scanLogDir(LogDir dir, Visitor visitor) {
+        List<LogFile> rootFiles = new ArrayList<>();
+        for (FileEntry e : dir.root().children()) {
+            if (!e.isDirectory()) {
+                rootFiles.add(LogFile.classify(e, Optional.empty()));
+            }
+        }
+        visitor.beginLogDir(dir, List.copyOf(rootFiles));
+        Boolean clean = dir.cleanShutdown().isPresent();
+        List<PartitionDir> partitions = new ArrayList<>(dir.partitions(include));
+        partitions.sort(PARTITION_ORDER);
+        for (PartitionDir p : partitions) {
+            scanPartition(p, clean, visitor);
+        }
+        visitor.endLogDir(dir);
+    }
+
+    private void scanPartition(PartitionDir p, Boolean cleanShutdown, Visitor visitor) {
+        SegmentSet set = p.segments(include);
+        List<LogFile> others = new ArrayList<>();
+        for (FileEntry e : set.otherFiles()) {
+            if (!e.isDirectory()) {
+                others.add(LogFile.classify(e, Optional.of(p.name())));
+            }
+        }
+        visitor.partition(p, set, List.copyOf(others), cleanShutdown);
+    }
+
+    /** The segment of a {@code .log} named on its own, with the index files beside it. */
+    private static Segment siblings(Path log, long base) {
+        Segment s = new Segment(base, FileStatus.LIVE);
+        s.put(FileKind.LOG, FileEntry.of(log));
+        for (FileKind k : new FileKind[]{FileKind.INDEX, FileKind.TIME_INDEX, FileKind.TXN_INDEX}) {
+            Path f = log.resolveSibling(SegmentFileName.prefix(base) + k.suffix());
+            if (Files.isRegularFile(f)) {
+                s.put(k, FileEntry.of(f));
+            }
+        }
+        return s;
+    }
+}

@@ -1,0 +1,51 @@
+package io.segscope.format.walk;
+
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.Tail;
+
+/**
+ * Receives what a {@link RecordWalk} reads, in file order: files, batches announced before their
+ * records (lazily, only once a record passes the filter, when the filter looks inside records),
+ * records with their decoded content, problems, and side files (indexes, snapshots) to print as
+ * the sink knows how. Views are valid only during the call.
+ */
+public interface RecordSink {
+    void beginFile(LogFile file);
+
+    /** A batch within the requested range, at byte {@code batch.position()}. */
+    void batch(LogFile file, Batch batch);
+
+    void record(LogFile file, Batch batch, LogRecord record, RecordContent content);
+
+    /**
+     * Something that kept part of a file from being read: damaged bytes skipped (the walk went on
+     * after them) or the records of a batch that do not parse. One line naming file, position and
+     * what was lost.
+     */
+    void problem(LogFile file, String message);
+
+    /**
+     * A record file ended: cleanly, at a torn tail, or at damage with no good batch after it.
+     *
+     * @param tail how the reader ended (a torn tail it detected itself), or null
+     * @param validBytes the end of the last whole batch read
+     * @param fileSize the bytes that were to be read
+     * @param error the damage that ended the file, or null
+     */
+    void endFile(LogFile file, Tail tail, long validBytes, long fileSize, String error);
+
+    /** A file that holds no record batches (an index, a snapshot). */
+    default void sideFile(LogFile file) {
+    }
+
+    /** How far the walk is: bytes of all files done, records passed on. */
+    default void progress(long bytes, long records) {
+    }
+
+    /** False once the sink cannot take more (e.g. the reader of stdout has gone): the walk stops. */
+    default boolean isOpen() {
+        return true;
+    }
+}

@@ -1,0 +1,164 @@
+package io.segscope.format.walk;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.record.RecordIterator;
+
+import java.util.List;
+
+/**
+ * Walks files in order and passes their batches and records, decoded by topic ({@link Decoding}),
+ * to a {@link RecordSink}, through one {@link SegmentWalk}: damage is reported and the walk goes
+ * on with the next good batch or file. Batches whose CRC is wrong are passed on (and marked by
+ * {@link Batch#isValid()}), as Kafka's DumpLogSegments shows them.
+ *
+ * <pre>
+ * RecordWalk walk = new RecordWalk(ReaderOptions.defaults(), DecoderChoice.AUTO, RecordFilter.ALL, Long.MAX_VALUE);
+ * boolean clean = walk.walk(files, sink);
+ * </pre>
+ */
+public final class RecordWalk {
+    private final SegmentWalk segments;
+    private final DecoderChoice decoder;
+    private final RecordFilter filter;
+    private final long maxBytes;
+
+    // per run
+    private long bytesDone;
+    private long records;
+
+    /**
+     * @param maxBytes read at most this many bytes of each file (batches that end past it are not read)
+     */
+    public RecordWalk(ReaderOptions options, DecoderChoice decoder, RecordFilter filter, long maxBytes) {
+        this.segments = new SegmentWalk(options);
+        this.decoder = decoder;
+        this.filter = filter;
+        this.maxBytes = maxBytes;
+    }
+
+    /**
+     * Walks {@code files} in order: record files batch by batch, the others through
+     * {@link RecordSink#sideFile}.
+     *
+     * @return false when damage kept some bytes or records from being read
+     */
+    public boolean walk(List<LogFile> files, RecordSink sink) {
+        boolean clean = true;
+        bytesDone = 0;
+        records = 0;
+        for (LogFile f : files) {
+            Decoding decoding = Decoding.of(f, decoder);
+            if (!filter.acceptsFile(f, decoding.isCoordinator())) {
+                continue;
+            }
+            if (f.kind().holdsRecords()) {
+                clean &= walkRecords(f, decoding, sink);
+            } else {
+                sink.sideFile(f);
+            }
+            bytesDone += f.file().size();
+            if (!sink.isOpen()) {
+                break;
+            }
+        }
+        return clean;
+    }
+
+    /** One record file; false when damage kept part of it from being read. */
+    private boolean walkRecords(LogFile f, Decoding decoding, RecordSink sink) {
+        FileVisitor v = new FileVisitor(f, decoding, sink);
+        sink.beginFile(f);
+        long fileSize = f.file().size();
+        try (ByteSource source = f.file().open()) {
+            SegmentWalk.End end = segments.walk(source, fileSize, f.kind() == FileKind.LOG ? f.baseOffset() : -1, -1,
+                    false, v);
+            long validBytes = end.validBytes();
+            if (v.error == null && end.tail() != null && !end.tail().isClean() && maxBytes == Long.MAX_VALUE) {
+                validBytes = end.tail().validBytes();
+            }
+            sink.endFile(f, v.error == null ? end.tail() : null, validBytes,
+                    maxBytes == Long.MAX_VALUE ? fileSize : Math.min(fileSize, validBytes), v.error);
+        } catch (FormatException e) {
+            sink.endFile(f, null, 0, fileSize, e.getMessage());
+            return false;
+        }
+        return v.clean;
+    }
+
+    /** The batches of one file. */
+    private final class FileVisitor implements BatchVisitor {
+        private final LogFile file;
+        private final Decoding decoding;
+        private final RecordSink sink;
+        private final boolean lazyBatches;
+        boolean clean = true;
+        String error;
+
+        FileVisitor(LogFile file, Decoding decoding, RecordSink sink) {
+            this.file = file;
+            this.decoding = decoding;
+            this.sink = sink;
+            this.lazyBatches = filter.looksInsideRecords() || decoding.isCoordinator() && filter.looksInsideKeys();
+        }
+
+        @Override
+        public boolean batch(Batch b) {
+            if (b.position() + b.sizeInBytes() > maxBytes) {
+                return false;
+            }
+            if (!filter.batchInRange(b.magic() >= 2 ? b.baseOffset() : b.lastOffset(), b.lastOffset())) {
+                return true;
+            }
+            boolean shown = false;
+            if (!lazyBatches) {
+                sink.batch(file, b);
+                shown = true;
+            }
+            try {
+                RecordIterator it = b.records();
+                while (it.next()) {
+                    LogRecord r = it.record();
+                    RecordContent content = decoding.decode(b, r);
+                    if (!filter.accepts(r, content)) {
+                        continue;
+                    }
+                    if (!shown) {
+                        sink.batch(file, b);
+                        shown = true;
+                    }
+                    sink.record(file, b, r, content);
+                    records++;
+                }
+            } catch (FormatException e) {
+                sink.problem(file, e.getMessage() + "; the rest of this batch's records were skipped");
+                clean = false;
+            }
+            sink.progress(bytesDone + b.position() + b.sizeInBytes(), records);
+            return true;
+        }
+
+        @Override
+        public void damage(Damage d) {
+            if (d.isTornTail() && d.cause() == null) {
+                return; // a torn tail the reader stopped at: the sink gets it with endFile, as Kafka's tool reports it
+            }
+            clean = false;
+            String what = d.cause().getMessage();
+            String lost = d.lostFrom() < 0 ? "" : "; offsets from " + d.lostFrom() + " on may be lost";
+            if (d.isTornTail()) {
+                error = what + (d.searched()
+                        ? "; no good batch follows in the " + d.bytes() + " bytes up to the end of the file" + lost
+                        : "; the rest of the file was not searched for good batches (read from a stream)");
+            } else {
+                sink.problem(file, what + "; skipped " + d.bytes() + " damaged bytes at " + d.from() + ".." + (d.to() - 1)
+                        + ", good batches resume at " + d.resumeAt());
+            }
+        }
+    }
+}
