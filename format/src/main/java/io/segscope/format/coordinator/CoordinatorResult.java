@@ -1,5 +1,7 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
+
 /**
  * What {@link CoordinatorRecordDecoder} makes of one record: {@link Decoded} or {@link Unknown}.
  * Neither is an error by itself: the caller decides whether an unknown record fails a run.
@@ -29,7 +31,7 @@ public sealed interface CoordinatorResult permits Decoded, Unknown {
     }
 
     /** The topic id the key names (share-group state), or null. */
-    default Uuid keyTopicId() {
+    default KafkaUuid keyTopicId() {
         StructValue k = keyStruct();
         return k == null ? null : k.schema().keyFields().topicId(k);
     }

@@ -1,9 +1,12 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
+import java.util.function.IntFunction;
+
 /**
  * One field of a coordinator record schema, as Kafka's JSON schema declares it: name, type,
  * versions, nullable versions, tag and tagged versions, default and ignorable
- * (docs/format.md 2.6, 2.7). Immutable; the builder-style methods return a copy.
+ * (docs/format.md 2.6, 2.7), and for an enumeration the names its values print as. Immutable; the builder-style methods return a copy.
  *
  * <p>{@link #defaultSpec()} keeps the schema's {@code "default"} text as written ({@code null}
  * when the schema has none, or has a JSON {@code null}, which Kafka's generator treats as "no
@@ -26,9 +29,11 @@ public final class Field {
     private final String defaultSpec;
     private final boolean ignorable;
     private final Object defaultValue;
+    private final IntFunction<String> valueNames;
 
     private Field(String name, FieldType type, FieldType elementType, StructSchema struct, Versions versions,
-                  Versions nullableVersions, int tag, Versions taggedVersions, String defaultSpec, boolean ignorable) {
+                  Versions nullableVersions, int tag, Versions taggedVersions, String defaultSpec, boolean ignorable,
+                  IntFunction<String> valueNames) {
         this.name = name;
         this.jsonName = Character.toLowerCase(name.charAt(0)) + name.substring(1);
         this.type = type;
@@ -41,42 +46,59 @@ public final class Field {
         this.defaultSpec = defaultSpec;
         this.ignorable = ignorable;
         this.defaultValue = computeDefault();
+        this.valueNames = valueNames;
     }
 
     /** A scalar field (not struct, not array). */
     public static Field field(String name, FieldType type, String versions) {
-        return new Field(name, type, null, null, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false);
+        return new Field(name, type, null, null, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false, null);
     }
 
     /** An array of scalars. */
     public static Field array(String name, FieldType elementType, String versions) {
-        return new Field(name, FieldType.ARRAY, elementType, null, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false);
+        return new Field(name, FieldType.ARRAY, elementType, null, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false, null);
     }
 
     /** An array of structs. */
     public static Field structs(String name, StructSchema element, String versions) {
-        return new Field(name, FieldType.ARRAY, FieldType.STRUCT, element, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false);
+        return new Field(name, FieldType.ARRAY, FieldType.STRUCT, element, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false, null);
     }
 
     /** A nested struct. */
     public static Field struct(String name, StructSchema struct, String versions) {
-        return new Field(name, FieldType.STRUCT, null, struct, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false);
+        return new Field(name, FieldType.STRUCT, null, struct, Versions.parse(versions), Versions.NONE, NO_TAG, Versions.NONE, null, false, null);
     }
 
     public Field nullable(String spec) {
-        return new Field(name, type, elementType, struct, versions, Versions.parse(spec), tag, taggedVersions, defaultSpec, ignorable);
+        return new Field(name, type, elementType, struct, versions, Versions.parse(spec), tag, taggedVersions, defaultSpec, ignorable, valueNames);
     }
 
     public Field tagged(int newTag, String spec) {
-        return new Field(name, type, elementType, struct, versions, nullableVersions, newTag, Versions.parse(spec), defaultSpec, ignorable);
+        return new Field(name, type, elementType, struct, versions, nullableVersions, newTag, Versions.parse(spec), defaultSpec, ignorable, valueNames);
     }
 
     public Field withDefault(String spec) {
-        return new Field(name, type, elementType, struct, versions, nullableVersions, tag, taggedVersions, spec, ignorable);
+        return new Field(name, type, elementType, struct, versions, nullableVersions, tag, taggedVersions, spec, ignorable, valueNames);
     }
 
     public Field ignorable() {
-        return new Field(name, type, elementType, struct, versions, nullableVersions, tag, taggedVersions, defaultSpec, true);
+        return new Field(name, type, elementType, struct, versions, nullableVersions, tag, taggedVersions, defaultSpec, true, valueNames);
+    }
+
+    /**
+     * The same field whose integer values have names that Kafka prints instead of the number
+     * (e.g. a transaction state); {@code names} gives the text for any value.
+     */
+    public Field named(IntFunction<String> names) {
+        return new Field(name, type, elementType, struct, versions, nullableVersions, tag, taggedVersions, defaultSpec, ignorable, names);
+    }
+
+    /** Whether the field's values print as names ({@link #valueName}). */
+    public boolean hasValueNames() { return valueNames != null; }
+
+    /** The name printed for an integer value of a {@link #named} field. */
+    public String valueName(Object value) {
+        return valueNames.apply(((Number) value).intValue());
     }
 
     /** The schema name, e.g. {@code GroupId} or {@code group}. */
@@ -119,7 +141,7 @@ public final class Field {
             case INT32: return Integer.valueOf(defaultSpec == null ? 0 : (int) Long.decode(defaultSpec).longValue());
             case INT64: return Long.valueOf(defaultSpec == null ? 0L : Long.decode(defaultSpec));
             case FLOAT64: return Double.valueOf(defaultSpec == null ? 0.0 : Double.parseDouble(defaultSpec));
-            case UUID: return Uuid.ZERO;
+            case UUID: return KafkaUuid.ZERO;
             case STRING: return defaultSpec == null ? "" : defaultSpec;
             case BYTES: return Bytes.EMPTY;
             case ARRAY: return java.util.List.of();

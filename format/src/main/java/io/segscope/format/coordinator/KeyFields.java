@@ -1,5 +1,6 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
 import java.util.Map;
 
 /**
@@ -44,8 +45,8 @@ public record KeyFields(int owner, int topic, int topicId, int partition, int me
         return topic < 0 ? null : (String) key.get(topic);
     }
 
-    public Uuid topicId(StructValue key) {
-        return topicId < 0 ? null : (Uuid) key.get(topicId);
+    public KafkaUuid topicId(StructValue key) {
+        return topicId < 0 ? null : (KafkaUuid) key.get(topicId);
     }
 
     /** The partition, or -1 when the key has none. */

@@ -1,5 +1,7 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
+import io.segscope.format.io.Varints;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,9 +19,12 @@ import java.util.List;
  * <p>Absolute reads only; one reader is not thread-safe but can be reused.
  */
 public final class StructReader {
-    static final int MAX_STRING_LENGTH = 32767;
-    static final int MAX_COLLECTION_SIZE = 1_000_000;
-    static final int MAX_TAGGED_FIELDS = 10_000;
+    /** The longest string Kafka's generated readers accept. */
+    public static final int MAX_STRING_LENGTH = 32767;
+    /** The most elements of an array Kafka's generated readers accept. */
+    public static final int MAX_COLLECTION_SIZE = 1_000_000;
+    /** The most tagged fields of one struct Kafka's generated readers accept. */
+    public static final int MAX_TAGGED_FIELDS = 10_000;
 
     private final boolean strictTags;
     private ByteBuffer buf;
@@ -58,6 +63,21 @@ public final class StructReader {
         return v;
     }
 
+    /** Whether {@code n} bytes (or elements of at least a byte each) lie within the {@code remaining} bytes. */
+    public static boolean fits(int n, int remaining) {
+        return n >= 0 && n <= remaining;
+    }
+
+    /** Whether the generated readers accept this tagged-field count with {@code remaining} bytes left. */
+    public static boolean acceptsTaggedFieldCount(int count, int remaining) {
+        return fits(count, remaining) && count <= MAX_TAGGED_FIELDS;
+    }
+
+    /** Whether the generated readers accept this (non-null) string length with {@code remaining} bytes left. */
+    public static boolean acceptsStringLength(int length, int remaining) {
+        return fits(length, remaining) && length <= MAX_STRING_LENGTH;
+    }
+
     private StructValue readStruct(StructSchema schema, short version, boolean flexible, String path) throws MalformedException {
         List<Field> fields = schema.fields();
         Object[] values = new Object[fields.size()];
@@ -72,12 +92,9 @@ public final class StructReader {
         int unknown = 0;
         if (flexible) {
             int count = readUnsignedVarint(path + "._numTaggedFields");
-            if (count < 0 || count > limit - pos) {
-                throw malformed("tagged field count " + Integer.toUnsignedString(count) + " exceeds the "
-                        + (limit - pos) + " bytes remaining", path);
-            }
-            if (count > MAX_TAGGED_FIELDS) {
-                throw malformed("tagged field count " + count + " exceeds " + MAX_TAGGED_FIELDS, path);
+            if (!acceptsTaggedFieldCount(count, limit - pos)) {
+                throw malformed("tagged field count " + Integer.toUnsignedString(count) + " exceeds "
+                        + (fits(count, limit - pos) ? MAX_TAGGED_FIELDS : "the " + (limit - pos) + " bytes remaining"), path);
             }
             for (int t = 0; t < count; t++) {
                 int tag = readUnsignedVarint(path + "._tag");
@@ -87,7 +104,7 @@ public final class StructReader {
                     throw malformed("tag " + tag + " is not valid for version " + version, path);
                 }
                 if (index < 0) {
-                    if (size < 0 || size > limit - pos) {
+                    if (!fits(size, limit - pos)) {
                         throw malformed("tagged field " + Integer.toUnsignedString(tag) + " size " + Integer.toUnsignedString(size)
                                 + " exceeds the " + (limit - pos) + " bytes remaining", path);
                     }
@@ -131,7 +148,7 @@ public final class StructReader {
                 if (n < 0) {
                     return nullOrFail(nullable, f, fieldPath);
                 }
-                if (n > limit - pos) {
+                if (!fits(n, limit - pos)) {
                     throw malformed("array of " + n + " elements exceeds the " + (limit - pos) + " bytes remaining", fieldPath);
                 }
                 if (n > MAX_COLLECTION_SIZE) {
@@ -175,7 +192,7 @@ public final class StructReader {
             case UUID: {
                 long msb = readInt64(path);
                 long lsb = readInt64(path);
-                return msb == 0 && lsb == 0 ? Uuid.ZERO : new Uuid(msb, lsb);
+                return msb == 0 && lsb == 0 ? KafkaUuid.ZERO : new KafkaUuid(msb, lsb);
             }
             case STRING: {
                 int len = flexible ? readUnsignedVarint(path) - 1 : (short) readInt16(path);
@@ -224,7 +241,7 @@ public final class StructReader {
     }
 
     private void need(int n, String path) throws MalformedException {
-        if (n > limit - pos) {
+        if (!fits(n, limit - pos)) {
             throw malformed("needs " + n + " bytes, " + (limit - pos) + " remain", path);
         }
     }
@@ -257,12 +274,12 @@ public final class StructReader {
 
     /** Kafka's unsigned varint: at most 5 bytes, the result may wrap to a negative int. */
     private int readUnsignedVarint(String path) throws MalformedException {
-        long packed = Wire.unsignedVarint(buf, pos, limit);
-        if (packed == Wire.BAD_VARINT) {
+        long packed = Varints.unsignedVarint(buf, pos, limit);
+        if (packed < 0) {
             throw malformed("unsigned varint truncated or longer than 5 bytes", path);
         }
-        pos += Wire.varintSize(packed);
-        return Wire.varintValue(packed);
+        pos += Varints.size(packed);
+        return Varints.value(packed);
     }
 
     private MalformedException malformed(String message, String path) {

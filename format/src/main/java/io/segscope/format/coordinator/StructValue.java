@@ -1,12 +1,13 @@
 package io.segscope.format.coordinator;
 
+import io.segscope.format.io.KafkaUuid;
 import java.util.Arrays;
 
 /**
  * A decoded struct: one value per field of its {@link StructSchema}, in schema order. Fields absent
  * at {@link #version()} (older version, missing tag) hold their default, as Kafka's generated
  * classes do. Values are {@code Boolean}, {@code Byte} (int8), {@code Short} (int16),
- * {@code Integer} (int32, uint16), {@code Long}, {@code Double}, {@code String}, {@link Uuid},
+ * {@code Integer} (int32, uint16), {@code Long}, {@code Double}, {@code String}, {@link KafkaUuid},
  * {@link Bytes}, {@code java.util.List}, {@link StructValue}, {@link EmbeddedProtocol}, or null.
  */
 public final class StructValue {

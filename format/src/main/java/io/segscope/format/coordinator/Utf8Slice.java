@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * A flyweight over UTF-8 bytes in a buffer: a group id, topic or transactional id read in place.
  * It compares and hashes without decoding: {@link #javaHashCode()} is Java's
  * {@code String.hashCode()} of the decoded string (over UTF-16 code units), which is what Kafka's
- * partition rule {@code Utils.abs(groupId.hashCode()) % partitions} needs (docs/format.md 2.1).
+ * partition rule ({@link CoordinatorPartition}) needs.
  * Malformed UTF-8 (which Java decodes to U+FFFD) falls back to decoding. Reusable:
  * {@link #wrap} resets it.
  */
@@ -92,12 +92,6 @@ public final class Utf8Slice {
             return cp < 0x10000 || cp > 0x10ffff ? -1 : cp;
         }
         return -1;
-    }
-
-    /** Kafka's partition for this key: {@code Utils.abs(hashCode) % partitions}, where abs(MIN_VALUE) is 0. */
-    public int partitionFor(int partitions) {
-        int h = javaHashCode();
-        return (h == Integer.MIN_VALUE ? 0 : Math.abs(h)) % partitions;
     }
 
     /** Whether these bytes are the UTF-8 encoding of {@code s}; no allocation for valid UTF-8. */

@@ -32,11 +32,8 @@ public abstract class FixedSizeIndexReader {
     private final int entrySize;
     private final int warmEntries;
     private final SourceWindow window = new SourceWindow();
-    private ByteSource source;
     private ByteBuffer buf;
     private int base;
-    private long size;
-    private long baseOffset;
     private int slots;
     private int entries;
 
@@ -50,13 +47,10 @@ public abstract class FixedSizeIndexReader {
      * archive entry) is copied once into a buffer this reader keeps.
      */
     protected final void reset(ByteSource source, long baseOffset) {
-        window.reset(source);
-        this.source = source;
+        window.reset(source, baseOffset);
         this.buf = window.buffer();
         this.base = window.base();
-        this.size = window.size();
-        this.baseOffset = baseOffset;
-        this.slots = (int) (size / entrySize);
+        this.slots = (int) (window.size() / entrySize);
         int n = 0;
         while (n < slots && !isZeroSlot(n)) {
             n++;
@@ -66,12 +60,12 @@ public abstract class FixedSizeIndexReader {
 
     /** The file name errors use. */
     public final String fileName() {
-        return source.name();
+        return window.name();
     }
 
     /** The segment's base offset, from the file name. */
     public final long baseOffset() {
-        return baseOffset;
+        return window.baseOffset();
     }
 
     /** Bytes per entry. */
@@ -81,7 +75,7 @@ public abstract class FixedSizeIndexReader {
 
     /** File length in bytes. */
     public final long sizeInBytes() {
-        return size;
+        return window.size();
     }
 
     /** Real entries: those before the first all-zero slot. */
@@ -106,7 +100,7 @@ public abstract class FixedSizeIndexReader {
 
     /** Bytes after the last whole slot; non-zero means the length is not a multiple of the entry size. */
     public final int partialBytes() {
-        return (int) (size - (long) slots * entrySize);
+        return (int) (window.size() - (long) slots * entrySize);
     }
 
     protected final ByteBuffer buffer() {
@@ -185,7 +179,7 @@ public abstract class FixedSizeIndexReader {
         List<FormatException> findings = new ArrayList<>();
         if (partialBytes() != 0) {
             findings.add(error(Violation.INDEX_SIZE, (long) slots * entrySize).field("length")
-                    .expected("a multiple of " + entrySize).actual(size).build());
+                    .expected("a multiple of " + entrySize).actual(window.size()).build());
         }
         checkEntries(findings);
         for (int slot = entries; slot < slots; slot++) {
@@ -217,14 +211,14 @@ public abstract class FixedSizeIndexReader {
     protected abstract void checkEntries(List<FormatException> findings);
 
     protected final FormatException.Builder error(Violation v, long position) {
-        return FormatException.at(v, fileName(), position).baseOffset(baseOffset);
+        return FormatException.at(v, fileName(), position).baseOffset(window.baseOffset());
     }
 
     /** The length check Kafka's sanityCheck ends with. */
     protected final Optional<FormatException> kafkaLengthCheck() {
-        if (size % entrySize != 0) {
+        if (window.size() % entrySize != 0) {
             return Optional.of(error(Violation.INDEX_SIZE, (long) slots * entrySize).field("length")
-                    .expected("a multiple of " + entrySize).actual(size).build());
+                    .expected("a multiple of " + entrySize).actual(window.size()).build());
         }
         return Optional.empty();
     }

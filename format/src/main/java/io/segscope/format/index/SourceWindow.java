@@ -8,7 +8,8 @@ import io.segscope.format.io.SourceCopy;
 import java.nio.ByteBuffer;
 
 /**
- * The whole of an index file as one addressable buffer. A random-access source (a mapping, a heap
+ * The whole of an index file as one addressable buffer, with its name and its segment's base
+ * offset. A random-access source (a mapping, a heap
  * buffer) is used as it is; a stream (an archive entry) is copied once into a heap buffer that is
  * kept and reused by the next {@link #reset}, so a reader that is re-wrapped allocates nothing
  * once its buffer is large enough.
@@ -17,12 +18,17 @@ final class SourceWindow {
     /** Kafka's index positions are int32; no index file is larger. */
     private static final long MAX_BYTES = Integer.MAX_VALUE - 8;
 
+    private ByteSource source;
+    private long baseOffset;
     private ByteBuffer buffer;
     private int base;
     private long size;
     private final SourceCopy copy = new SourceCopy();
 
-    void reset(ByteSource source) {
+    /** Points the window at {@code source}, the index file of the segment starting at {@code baseOffset}. */
+    void reset(ByteSource source, long baseOffset) {
+        this.source = source;
+        this.baseOffset = baseOffset;
         if (source.isRandomAccess()) {
             long length = source.size();
             int at = length == 0 ? 0 : source.ensure(0, (int) Math.min(length, MAX_BYTES));
@@ -37,6 +43,16 @@ final class SourceWindow {
         size = copy.copy(source, MAX_BYTES, "an index file");
         buffer = ByteBuffer.wrap(copy.bytes());
         base = 0;
+    }
+
+    /** The file name errors use. */
+    String name() {
+        return source.name();
+    }
+
+    /** The segment's base offset, from the file name. */
+    long baseOffset() {
+        return baseOffset;
     }
 
     ByteBuffer buffer() {

@@ -38,35 +38,29 @@ public final class TxnIndexReader {
     public static final short CURRENT_VERSION = 0;
 
     private final SourceWindow window = new SourceWindow();
-    private ByteSource source;
     private ByteBuffer buf;
     private int base;
-    private long size;
-    private long baseOffset;
     private int entries;
 
     /** Resets this reader onto {@code source}, the txn index of the segment starting at {@code baseOffset}. */
     public TxnIndexReader wrap(ByteSource source, long baseOffset) {
-        window.reset(source);
-        this.source = source;
+        window.reset(source, baseOffset);
         this.buf = window.buffer();
         this.base = window.base();
-        this.size = window.size();
-        this.baseOffset = baseOffset;
-        this.entries = (int) (size / ENTRY_SIZE);
+        this.entries = (int) (window.size() / ENTRY_SIZE);
         return this;
     }
 
     public String fileName() {
-        return source.name();
+        return window.name();
     }
 
     public long baseOffset() {
-        return baseOffset;
+        return window.baseOffset();
     }
 
     public long sizeInBytes() {
-        return size;
+        return window.size();
     }
 
     /** Whole entries in the file (a torn partial entry at the end is not counted). */
@@ -76,7 +70,7 @@ public final class TxnIndexReader {
 
     /** Bytes of a torn partial entry at the end of the file, 0 when the file is whole. */
     public int partialBytes() {
-        return (int) (size - (long) entries * ENTRY_SIZE);
+        return (int) (window.size() - (long) entries * ENTRY_SIZE);
     }
 
     public short version(int i) {
@@ -153,9 +147,9 @@ public final class TxnIndexReader {
                         .expected(CURRENT_VERSION).actual(version).build());
             }
             long last = lastOffset(i);
-            if (last < baseOffset) {
+            if (last < window.baseOffset()) {
                 findings.add(error(Violation.INDEX_OFFSET_RANGE, pos + LAST_OFFSET).field("lastOffset")
-                        .expected(">= base offset " + baseOffset).actual(last).build());
+                        .expected(">= base offset " + window.baseOffset()).actual(last).build());
             }
             if (i > 0 && last <= lastOffset(i - 1)) {
                 findings.add(error(Violation.INDEX_ORDER, pos + LAST_OFFSET).field("lastOffset")
@@ -179,6 +173,6 @@ public final class TxnIndexReader {
     }
 
     private FormatException.Builder error(Violation v, long position) {
-        return FormatException.at(v, fileName(), position).baseOffset(baseOffset);
+        return FormatException.at(v, fileName(), position).baseOffset(window.baseOffset());
     }
 }

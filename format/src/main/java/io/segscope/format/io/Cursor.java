@@ -84,42 +84,36 @@ public final class Cursor {
         return v;
     }
 
-    /** An unsigned base-128 varint (at most 5 bytes), as Kafka's readUnsignedVarint. */
+    /** An unsigned base-128 varint (at most 5 bytes), as Kafka's readUnsignedVarint ({@link Varints}). */
     public int unsignedVarint(String field) {
-        int value = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            if (index >= limit) {
-                throw fail(Violation.INVALID_RECORD, field, "varint byte", "end of data");
-            }
-            byte b = buf.get(index++);
-            value |= (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                return value;
-            }
+        long packed = Varints.unsignedVarint(buf, index, limit);
+        if (packed < 0) {
+            throw varintFailure(packed, field, Varints.MAX_VARINT_BYTES);
         }
-        throw fail(Violation.VARINT_TOO_LONG, field, "<= 5 bytes", "more");
+        index += Varints.size(packed);
+        return Varints.value(packed);
     }
 
     /** A ZigZag varint (int32). */
     public int varint(String field) {
-        int raw = unsignedVarint(field);
-        return (raw >>> 1) ^ -(raw & 1);
+        return Varints.zigzag(unsignedVarint(field));
     }
 
     /** A ZigZag varlong (int64, at most 10 bytes). */
     public long varlong(String field) {
-        long value = 0L;
-        for (int shift = 0; shift < 70; shift += 7) {
-            if (index >= limit) {
-                throw fail(Violation.INVALID_RECORD, field, "varint byte", "end of data");
-            }
-            byte b = buf.get(index++);
-            value |= (long) (b & 0x7f) << shift;
-            if ((b & 0x80) == 0) {
-                return (value >>> 1) ^ -(value & 1);
-            }
+        int size = Varints.varlongSize(buf, index, limit);
+        if (size < 0) {
+            throw varintFailure(size, field, Varints.MAX_VARLONG_BYTES);
         }
-        throw fail(Violation.VARINT_TOO_LONG, field, "<= 10 bytes", "more");
+        long v = Varints.varlong(buf, index, size);
+        index += size;
+        return v;
+    }
+
+    private FormatException varintFailure(long result, String field, int maxBytes) {
+        return result == Varints.TRUNCATED
+                ? fail(Violation.INVALID_RECORD, field, "varint byte", "end of data")
+                : fail(Violation.VARINT_TOO_LONG, field, "<= " + maxBytes + " bytes", "more");
     }
 
     /** Builds (does not throw) an error with this cursor's context. */

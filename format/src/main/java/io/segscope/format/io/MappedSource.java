@@ -5,7 +5,6 @@ import io.segscope.format.error.Violation;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -38,10 +37,5 @@ public final class MappedSource {
 
     public static ByteSource open(Path file) {
         return open(file, file.toString());
-    }
-
-    /** True when the buffer is backed by a mapping (used by tests and benchmarks). */
-    public static boolean isMapped(ByteBuffer buffer) {
-        return buffer instanceof MappedByteBuffer;
     }
 }

@@ -1,20 +1,15 @@
 package io.segscope.format.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.segscope.format.coordinator.CoordinatorRecordDecoder;
-import io.segscope.format.coordinator.CoordinatorResult;
-import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.Decoded;
-import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Unknown;
-import io.segscope.format.coordinator.UnknownReason;
 import java.io.IOException;
 
 /**
- * JSON rendering of decoded coordinator records, byte-identical to what Kafka 4.4.0's
+ * JSON rendering of decoded coordinator records, byte-identical to the JSON Kafka 4.4.0's
  * {@code DumpLogSegments --offsets-decoder} / {@code --transaction-log-decoder} /
- * {@code --share-group-state-decoder} print (docs/format.md 2.9):
+ * {@code --share-group-state-decoder} print (docs/format.md 2.9; the lines around it are the
+ * inspector's {@code --format kafka} writer's):
  * <ul>
  * <li>key: {@code {"type":"<type>","data":{...}}}, value: {@code {"version":"<version>","data":{...}}};</li>
  * <li>field names are the schema names with the first letter lower-cased, in schema order, and
@@ -37,11 +32,7 @@ public final class CoordinatorJson {
 
     /** Writes {@code {"type":"N","data":{...}}}. */
     public static void writeKey(JsonGenerator g, Decoded d) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("type", Short.toString(d.recordType()));
-        g.writeFieldName("data");
-        writeStruct(g, d.key(), d.topic());
-        g.writeEndObject();
+        writeLabelled(g, "type", d.recordType(), d.key());
     }
 
     /** Writes {@code {"version":"N","data":{...}}}, or JSON null for a tombstone. */
@@ -50,16 +41,21 @@ public final class CoordinatorJson {
             g.writeNull();
             return;
         }
+        writeLabelled(g, "version", d.valueVersion(), d.value());
+    }
+
+    /** {@code {"<label>":"<number>","data":{...}}}, the number as a string as Kafka prints it. */
+    private static void writeLabelled(JsonGenerator g, String label, short number, StructValue data) throws IOException {
         g.writeStartObject();
-        g.writeStringField("version", Short.toString(d.valueVersion()));
+        g.writeStringField(label, Short.toString(number));
         g.writeFieldName("data");
-        writeStruct(g, d.value(), d.topic());
+        writeStruct(g, data);
         g.writeEndObject();
     }
 
     /** Writes one struct as Kafka's JsonConverter does, at the version it was read at. */
-    public static void writeStruct(JsonGenerator g, StructValue v, CoordinatorTopic topic) throws IOException {
-        StructJson.writeStruct(g, v, v.version(), StructJson.Nesting.OWN_VERSION, topic);
+    public static void writeStruct(JsonGenerator g, StructValue v) throws IOException {
+        StructJson.writeStruct(g, v, v.version(), StructJson.Nesting.OWN_VERSION);
     }
 
     /** The key as compact JSON text: {@code {"type":"1","data":{"group":"g","topic":"t","partition":0}}}. */
@@ -74,38 +70,11 @@ public final class CoordinatorJson {
 
     /** Only the {@code data} object of the key. */
     public static String keyDataText(Decoded d) {
-        return StructJson.render(g -> writeStruct(g, d.key(), d.topic()));
+        return StructJson.render(g -> writeStruct(g, d.key()));
     }
 
     /** Only the {@code data} object of the value (null for a tombstone). */
     public static String valueDataText(Decoded d) {
-        return d.value() == null ? null : StructJson.render(g -> writeStruct(g, d.value(), d.topic()));
-    }
-
-    /**
-     * The {@code key:} text Kafka 4.4.0's DumpLogSegments prints for this record at
-     * {@code offset}: the key JSON, or its one-line message for an unknown type or a record that
-     * does not decode. Types that only earlier releases defined (9, 18), which segscope decodes,
-     * are unknown types to 4.4.0 and print as such here; {@link #keyText} renders them.
-     */
-    public static String dumpKeyText(CoordinatorResult r, long offset) {
-        if (r instanceof Decoded && ((Decoded) r).schema().inKafka440()) {
-            return keyText((Decoded) r);
-        }
-        if (r instanceof Decoded || ((Unknown) r).reason() == UnknownReason.UNKNOWN_RECORD_TYPE
-                || r.recordType() >= 0 && !isKafka440Type((Unknown) r)) {
-            return "Unknown record type " + r.recordType() + " at offset " + offset + ", skipping.";
-        }
-        return "Error at offset " + offset + ", skipping. " + ((Unknown) r).kafkaMessage();
-    }
-
-    /** The {@code payload:} text DumpLogSegments 4.4.0 prints, or null when it prints none (unknown records). */
-    public static String dumpPayloadText(CoordinatorResult r) {
-        return r instanceof Decoded && ((Decoded) r).schema().inKafka440() ? valueText((Decoded) r) : null;
-    }
-
-    private static boolean isKafka440Type(Unknown u) {
-        RecordSchema s = CoordinatorRecordDecoder.forTopic(u.topic()).schemas().forType(u.recordType());
-        return s == null || s.inKafka440();
+        return d.value() == null ? null : StructJson.render(g -> writeStruct(g, d.value()));
     }
 }

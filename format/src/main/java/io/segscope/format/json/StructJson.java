@@ -3,12 +3,10 @@ package io.segscope.format.json;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.Bytes;
-import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.EmbeddedProtocol;
 import io.segscope.format.coordinator.Field;
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Uuid;
-import io.segscope.format.coordinator.txn.TransactionState;
+import io.segscope.format.io.KafkaUuid;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -39,15 +37,12 @@ final class StructJson {
     }
 
     /**
-     * Writes {@code v} at {@code version}. With {@code topic} {@link CoordinatorTopic#TRANSACTION_STATE},
-     * a {@code TransactionLogValue}'s {@code TransactionStatus} is written as the state name; null
-     * for records of no coordinator topic.
+     * Writes {@code v} at {@code version}. A field with value names ({@link Field#named}, e.g. a
+     * {@code TransactionLogValue}'s {@code TransactionStatus}) is written as the name.
      */
-    static void writeStruct(JsonGenerator g, StructValue v, int version, Nesting nesting, CoordinatorTopic topic)
-            throws IOException {
+    static void writeStruct(JsonGenerator g, StructValue v, int version, Nesting nesting) throws IOException {
         g.writeStartObject();
         List<Field> fields = v.schema().fields();
-        boolean txnValue = topic == CoordinatorTopic.TRANSACTION_STATE && v.schema().name().equals("TransactionLogValue");
         for (int i = 0; i < fields.size(); i++) {
             Field f = fields.get(i);
             Object value = v.get(i);
@@ -59,16 +54,16 @@ final class StructJson {
                 continue;
             }
             g.writeFieldName(f.jsonName());
-            if (txnValue && f.name().equals("TransactionStatus")) {
-                g.writeString(TransactionState.nameOf((Byte) value));
+            if (f.hasValueNames()) {
+                g.writeString(f.valueName(value));
             } else {
-                writeValue(g, value, version, nesting, topic);
+                writeValue(g, value, version, nesting);
             }
         }
         g.writeEndObject();
     }
 
-    private static void writeValue(JsonGenerator g, Object value, int version, Nesting nesting, CoordinatorTopic topic)
+    private static void writeValue(JsonGenerator g, Object value, int version, Nesting nesting)
             throws IOException {
         if (value == null) {
             g.writeNull();
@@ -82,24 +77,24 @@ final class StructJson {
             g.writeNumber((Byte) value);
         } else if (value instanceof String) {
             g.writeString((String) value);
-        } else if (value instanceof Uuid) {
+        } else if (value instanceof KafkaUuid) {
             g.writeString(value.toString());
         } else if (value instanceof Bytes) {
             g.writeBinary(((Bytes) value).array());
         } else if (value instanceof StructValue) {
             StructValue s = (StructValue) value;
-            writeStruct(g, s, nesting == Nesting.OWN_VERSION ? s.version() : version, nesting, topic);
+            writeStruct(g, s, nesting == Nesting.OWN_VERSION ? s.version() : version, nesting);
         } else if (value instanceof EmbeddedProtocol) {
             EmbeddedProtocol p = (EmbeddedProtocol) value;
             if (p.dumpToolReadable()) {
-                writeStruct(g, p.struct(), p.struct().version(), nesting, topic);
+                writeStruct(g, p.struct(), p.struct().version(), nesting);
             } else {
                 g.writeBinary(p.raw().array());
             }
         } else if (value instanceof List) {
             g.writeStartArray();
             for (Object e : (List<?>) value) {
-                writeValue(g, e, version, nesting, topic);
+                writeValue(g, e, version, nesting);
             }
             g.writeEndArray();
         } else if (value instanceof Boolean) {

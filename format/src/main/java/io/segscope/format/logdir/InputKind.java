@@ -1,5 +1,7 @@
 package io.segscope.format.logdir;
 
+import io.segscope.format.state.LeaderEpochCheckpoint;
+import io.segscope.format.state.PartitionMetadata;
 import java.nio.file.Path;
 
 /**
@@ -32,8 +34,8 @@ public enum InputKind {
                 }
             } else if (LogDir.ROOT_FILES.contains(name)) {
                 return LOG_DIR;
-            } else if (SegmentFileName.parse(name).isPresent() || name.equals(PartitionDir.LEADER_EPOCH_CHECKPOINT)
-                    || name.equals(PartitionDir.PARTITION_METADATA)) {
+            } else if (SegmentFileName.parse(name).isPresent() || name.equals(LeaderEpochCheckpoint.FILE_NAME)
+                    || name.equals(PartitionMetadata.FILE_NAME)) {
                 partitionContent = true;
             }
         }

@@ -2,29 +2,28 @@ package io.segscope.format.logdir;
 
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
+import io.segscope.format.state.CleanShutdown;
+import io.segscope.format.state.MetaProperties;
+import io.segscope.format.state.OffsetCheckpoint;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * A broker log directory (docs/format.md 1.1): partition directories, plus the files at its
- * root ({@code meta.properties}, the offset checkpoint files, {@code .kafka_cleanshutdown}).
+ * root ({@code meta.properties}, the offset checkpoint files ({@link OffsetCheckpoint#FILE_NAMES}, read
+ * one with {@link #file}), {@code .kafka_cleanshutdown}).
  * A {@code <checkpoint>.tmp} sibling is an unfinished write that Kafka never reads: it is not
  * returned as the checkpoint, only listed by {@link #leftoverTmpFiles()}.
  */
 public final class LogDir {
-    public static final String META_PROPERTIES = "meta.properties";
-    public static final String CLEAN_SHUTDOWN = ".kafka_cleanshutdown";
-    public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
-    public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
-    public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
-    public static final String CLEANER_OFFSET_CHECKPOINT = "cleaner-offset-checkpoint";
-    /** The root files that mark a log dir. */
-    public static final List<String> ROOT_FILES = List.of(META_PROPERTIES, CLEAN_SHUTDOWN, RECOVERY_POINT_CHECKPOINT,
-            LOG_START_OFFSET_CHECKPOINT, REPLICATION_OFFSET_CHECKPOINT, CLEANER_OFFSET_CHECKPOINT);
+    /** The root files that mark a log dir (their names are owned by the classes that read them). */
+    public static final List<String> ROOT_FILES = Stream.concat(Stream.of(MetaProperties.FILE_NAME, CleanShutdown.FILE_NAME),
+            OffsetCheckpoint.FILE_NAMES.stream()).toList();
 
     private final FileEntry root;
 
@@ -84,28 +83,12 @@ public final class LogDir {
     }
 
     public Optional<FileEntry> metaProperties() {
-        return file(META_PROPERTIES);
+        return file(MetaProperties.FILE_NAME);
     }
 
     /** Present when the last shutdown was clean. */
     public Optional<FileEntry> cleanShutdown() {
-        return file(CLEAN_SHUTDOWN);
-    }
-
-    public Optional<FileEntry> recoveryPointCheckpoint() {
-        return file(RECOVERY_POINT_CHECKPOINT);
-    }
-
-    public Optional<FileEntry> logStartOffsetCheckpoint() {
-        return file(LOG_START_OFFSET_CHECKPOINT);
-    }
-
-    public Optional<FileEntry> replicationOffsetCheckpoint() {
-        return file(REPLICATION_OFFSET_CHECKPOINT);
-    }
-
-    public Optional<FileEntry> cleanerOffsetCheckpoint() {
-        return file(CLEANER_OFFSET_CHECKPOINT);
+        return file(CleanShutdown.FILE_NAME);
     }
 
     /** Root files ending in {@code .tmp}: checkpoint or properties writes that never completed. */

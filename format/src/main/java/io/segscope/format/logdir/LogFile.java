@@ -1,5 +1,10 @@
 package io.segscope.format.logdir;
 
+import io.segscope.format.state.CleanShutdown;
+import io.segscope.format.state.LeaderEpochCheckpoint;
+import io.segscope.format.state.MetaProperties;
+import io.segscope.format.state.OffsetCheckpoint;
+import io.segscope.format.state.PartitionMetadata;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,12 +41,12 @@ public record LogFile(FileEntry file, FileKind kind, FileStatus status, Optional
         }
         FileKind kind = switch (name) {
             case BOOTSTRAP_CHECKPOINT -> FileKind.BOOTSTRAP_CHECKPOINT;
-            case LogDir.CLEAN_SHUTDOWN -> FileKind.CLEAN_SHUTDOWN;
-            case LogDir.META_PROPERTIES -> FileKind.META_PROPERTIES;
-            case LogDir.RECOVERY_POINT_CHECKPOINT, LogDir.LOG_START_OFFSET_CHECKPOINT,
-                    LogDir.REPLICATION_OFFSET_CHECKPOINT, LogDir.CLEANER_OFFSET_CHECKPOINT -> FileKind.OFFSET_CHECKPOINT;
-            case PartitionDir.PARTITION_METADATA -> FileKind.PARTITION_METADATA;
-            case PartitionDir.LEADER_EPOCH_CHECKPOINT -> FileKind.LEADER_EPOCH_CHECKPOINT;
+            case CleanShutdown.FILE_NAME -> FileKind.CLEAN_SHUTDOWN;
+            case MetaProperties.FILE_NAME -> FileKind.META_PROPERTIES;
+            case OffsetCheckpoint.RECOVERY_POINT, OffsetCheckpoint.LOG_START_OFFSET,
+                    OffsetCheckpoint.REPLICATION_OFFSET, OffsetCheckpoint.CLEANER_OFFSET -> FileKind.OFFSET_CHECKPOINT;
+            case PartitionMetadata.FILE_NAME -> FileKind.PARTITION_METADATA;
+            case LeaderEpochCheckpoint.FILE_NAME -> FileKind.LEADER_EPOCH_CHECKPOINT;
             default -> name.endsWith(".tmp") ? FileKind.TMP : FileKind.OTHER;
         };
         return new LogFile(file, kind, FileStatus.LIVE, partition, kind == FileKind.BOOTSTRAP_CHECKPOINT ? 0 : -1);

@@ -3,6 +3,8 @@ package io.segscope.format.logdir;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 
+import io.segscope.format.state.LeaderEpochCheckpoint;
+import io.segscope.format.state.PartitionMetadata;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,9 +20,6 @@ import java.util.TreeMap;
  * {@code .checkpoint} snapshot files show up among {@link SegmentSet#otherFiles()}.
  */
 public final class PartitionDir {
-    public static final String LEADER_EPOCH_CHECKPOINT = "leader-epoch-checkpoint";
-    public static final String PARTITION_METADATA = "partition.metadata";
-
     private final FileEntry dir;
     private final TopicPartitionName name;
 
@@ -55,11 +54,11 @@ public final class PartitionDir {
     }
 
     public Optional<FileEntry> leaderEpochCheckpoint() {
-        return child(LEADER_EPOCH_CHECKPOINT);
+        return child(LeaderEpochCheckpoint.FILE_NAME);
     }
 
     public Optional<FileEntry> partitionMetadata() {
-        return child(PARTITION_METADATA);
+        return child(PartitionMetadata.FILE_NAME);
     }
 
     private Optional<FileEntry> child(String fileName) {

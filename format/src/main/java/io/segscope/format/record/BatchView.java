@@ -121,15 +121,7 @@ public final class BatchView implements Batch {
     @Override
     public int lastSequence() {
         int baseSequence = baseSequence();
-        return baseSequence == -1 ? -1 : incrementSequence(baseSequence, lastOffsetDelta());
-    }
-
-    /** Kafka's sequence arithmetic: wraps from Integer.MAX_VALUE to 0. */
-    static int incrementSequence(int sequence, int increment) {
-        if (sequence > Integer.MAX_VALUE - increment) {
-            return increment - (Integer.MAX_VALUE - sequence) - 1;
-        }
-        return sequence + increment;
+        return baseSequence == -1 ? -1 : Sequences.increment(baseSequence, lastOffsetDelta());
     }
 
     @Override public int partitionLeaderEpoch() { return buf.getInt(base + PARTITION_LEADER_EPOCH_OFFSET); }

@@ -50,24 +50,45 @@ public final class ControlRecord {
         return Type.of(typeId(batch, record));
     }
 
-    /** The coordinator epoch of a COMMIT or ABORT marker. */
-    public static int coordinatorEpoch(Batch batch, LogRecord record) {
-        if (record.valueLength() < END_TXN_MARKER_VALUE_SIZE) {
-            throw invalid(batch, record, "value", ">= 6 bytes", record.valueLength());
-        }
-        short version = record.buffer().getShort(record.valueOffset());
-        if (version < 0) {
-            throw invalid(batch, record, "value.version", ">= 0", version);
-        }
-        return record.buffer().getInt(record.valueOffset() + 2);
+    /** An EndTxnMarker value, parsed or not (see {@link #endTxnMarker}). */
+    public sealed interface EndTxnMarkerValue permits EndTxnMarker, MarkerDefect {
     }
 
-    /** The EndTxnMarker value version of a COMMIT or ABORT marker. */
-    public static short markerVersion(Batch batch, LogRecord record) {
-        if (record.valueLength() < 2) {
-            throw invalid(batch, record, "value", ">= 6 bytes", record.valueLength());
+    /** A well-formed EndTxnMarker value. */
+    public record EndTxnMarker(short version, int coordinatorEpoch) implements EndTxnMarkerValue {
+    }
+
+    /**
+     * Why an EndTxnMarker value does not parse: the message, the field and its position in the
+     * value (null and -1 for a null value).
+     */
+    public record MarkerDefect(String message, String field, int position) implements EndTxnMarkerValue {
+    }
+
+    /**
+     * Parses the value of a COMMIT or ABORT marker as Kafka's {@code EndTransactionMarker} does:
+     * {@code int16 version} (negative fails; above 0 is read as 0), then {@code int32
+     * coordinatorEpoch}; bytes after it are ignored.
+     *
+     * @param buf the buffer holding the value, or null for a null value
+     * @param len the value length, or -1 for a null value
+     */
+    public static EndTxnMarkerValue endTxnMarker(ByteBuffer buf, int off, int len) {
+        if (buf == null || len < 0) {
+            return new MarkerDefect("the marker has a null value", null, -1);
         }
-        return record.buffer().getShort(record.valueOffset());
+        if (len < 2) {
+            return new MarkerDefect("value of " + len + " bytes has no int16 version", "version", 0);
+        }
+        short version = buf.getShort(off);
+        if (version < 0) {
+            return new MarkerDefect("Invalid version found for end transaction marker: " + version
+                    + ". May indicate data corruption", "version", 0);
+        }
+        if (len < END_TXN_MARKER_VALUE_SIZE) {
+            return new MarkerDefect("value of " + len + " bytes has no int32 coordinatorEpoch", "coordinatorEpoch", 2);
+        }
+        return new EndTxnMarker(version, buf.getInt(off + 2));
     }
 
     private static FormatException invalid(Batch batch, LogRecord record, String field, Object expected, Object actual) {

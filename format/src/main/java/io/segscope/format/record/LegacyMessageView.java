@@ -148,8 +148,6 @@ public final class LegacyMessageView implements LogRecord {
     public byte magic() { return buf.get(msg + MAGIC_OFFSET); }
     public byte attributesByte() { return buf.get(msg + ATTRIBUTES_OFFSET); }
     public int compressionId() { return attributesByte() & BatchView.COMPRESSION_MASK; }
-    /** Index of the message (its crc field) in {@link #buffer()}. */
-    public int messageIndex() { return msg; }
     public long storedCrc() { return Integer.toUnsignedLong(buf.getInt(msg + CRC_OFFSET)); }
 
     public long computedCrc() {

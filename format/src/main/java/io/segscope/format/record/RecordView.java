@@ -116,7 +116,7 @@ public final class RecordView implements LogRecord {
     @Override
     public int sequence() {
         int base = batch.baseSequence();
-        return base < 0 ? -1 : BatchView.incrementSequence(base, offsetDelta);
+        return base < 0 ? -1 : Sequences.increment(base, offsetDelta);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 
+import io.segscope.format.io.KafkaUuid;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.Map;

@@ -4,6 +4,7 @@ import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 
+import io.segscope.format.io.KafkaUuid;
 import java.util.List;
 import java.util.regex.Pattern;
 

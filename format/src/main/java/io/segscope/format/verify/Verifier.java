@@ -125,7 +125,7 @@ public final class Verifier {
         dir.cleanShutdown().ifPresent(f -> parse(f, CleanShutdown::read));
         if (!cleanShutdown && dir.metaProperties().isPresent()) {
             report.add(dir.root().path(), -1, Violation.UNCLEAN_SHUTDOWN, Severity.INFO, -1,
-                    "no " + LogDir.CLEAN_SHUTDOWN + ": the broker did not shut down cleanly (or is running);"
+                    "no " + CleanShutdown.FILE_NAME + ": the broker did not shut down cleanly (or is running);"
                             + " it will recover the segments after the recovery point at start");
         }
         dir.metaProperties().ifPresent(f -> parse(f, MetaProperties::read));

@@ -66,16 +66,16 @@ public final class KafkaOracle {
         }
     }
 
-    static byte[] keyBytes(Object key) {
+    public static byte[] keyBytes(Object key) {
         return MessageUtil.toCoordinatorTypePrefixedBytes((ApiMessage) key);
     }
 
-    static byte[] valueBytes(short version, Object value) {
+    public static byte[] valueBytes(short version, Object value) {
         return MessageUtil.toVersionPrefixedBytes(version, (ApiMessage) value);
     }
 
     /** DumpLogSegments' key and payload text for one record (null where it prints none). */
-    static String[] dump(CoordinatorTopic topic, byte[] key, byte[] value) {
+    public static String[] dump(CoordinatorTopic topic, byte[] key, byte[] value) {
         try {
             String name;
             switch (topic) {

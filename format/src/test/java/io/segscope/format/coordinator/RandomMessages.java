@@ -15,25 +15,25 @@ import java.util.Random;
  * protocol bytes written by Kafka's classes (sometimes at a newer version with extra bytes,
  * sometimes garbage).
  */
-final class RandomMessages extends RandomJson {
+public final class RandomMessages extends RandomJson {
     private static final String[] PIECES = {"a", "b", "z", "0", "9", "-", "_", ".", " ", "\"", "\\", "/", "\n", "\t",
         "\u0001", "\u001f", "\u007f", "é", "ß", "组", "\u2028", "😀", "orders", "group-1", "consumer"};
 
     /** Whether the GroupMetadataValue being written got protocolType {@code consumer} (it precedes members). */
     private boolean consumer;
 
-    RandomMessages(Random r) {
+    public RandomMessages(Random r) {
         super(r, PIECES);
     }
 
     /** Kafka's message for a random key of the cell's record type. */
-    Object key(KafkaRoundTripTest.Cell cell) {
+    public Object key(KafkaRoundTripTest.Cell cell) {
         return KafkaOracle.readJson(KafkaOracle.generatedPackage(cell.topic()) + cell.schema().key().name(),
                 json(cell.schema().key(), (short) 0), (short) 0);
     }
 
     /** Kafka's message for a random value of the cell's record type at its version. */
-    Object value(KafkaRoundTripTest.Cell cell) {
+    public Object value(KafkaRoundTripTest.Cell cell) {
         return KafkaOracle.readJson(KafkaOracle.generatedPackage(cell.topic()) + cell.schema().value().name(),
                 json(cell.schema().value(), cell.version()), cell.version());
     }

@@ -6,7 +6,6 @@ import io.segscope.testkit.Tries;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
-import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -30,8 +29,6 @@ class Utf8SliceTest {
         assertThat(slice.contentEquals(decoded)).isTrue();
         assertThat(slice.contentEquals(decoded + "x")).isFalse();
         assertThat(slice.toString()).isEqualTo(decoded);
-        // Kafka's partition rule for __consumer_offsets with 50 partitions
-        assertThat(slice.partitionFor(50)).isEqualTo(Utils.abs(decoded.hashCode()) % 50);
     }
 
     @TestFactory
@@ -58,14 +55,5 @@ class Utf8SliceTest {
         assertThat(slice.toString()).isEqualTo(s);
         Utf8Slice other = new Utf8Slice().wrap(ByteBuffer.wrap(utf8), 0, utf8.length);
         assertThat(slice.contentEquals(other)).isTrue();
-    }
-
-    @Test
-    void minValueHashGoesToPartitionZero() {
-        // "polygenelubricants".hashCode() == Integer.MIN_VALUE; Kafka's Utils.abs maps it to 0
-        String s = "polygenelubricants";
-        assertThat(s.hashCode()).isEqualTo(Integer.MIN_VALUE);
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        assertThat(new Utf8Slice().wrap(ByteBuffer.wrap(b), 0, b.length).partitionFor(50)).isZero();
     }
 }

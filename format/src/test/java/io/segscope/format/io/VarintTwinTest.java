@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The fast varint decoder against a slow, obviously correct twin (unbounded arithmetic, then
+ * The varint decoder ({@link Varints}, through {@link Cursor} and directly) against a slow, obviously correct twin (unbounded arithmetic, then
  * truncation to the Java type, as Kafka's shifting does) and against Kafka's ByteUtils.
  */
 class VarintTwinTest {
@@ -59,6 +59,25 @@ class VarintTwinTest {
             assertThat((long) fast).isEqualTo((long) (int) zigzag(twin[0], 32));
             assertThat(c.index()).isEqualTo(twin[1].intValue());
             assertThat(fast).isEqualTo(ByteUtils.readVarint(ByteBuffer.wrap(bytes)));
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> unsignedVarintMatchesTwinAndKafka() {
+        return Tries.of(80, 3000, gen -> unsignedVarintMatchesTwinAndKafka(gen.bytes(7)));
+    }
+
+    private static void unsignedVarintMatchesTwinAndKafka(byte[] bytes) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        long packed = Varints.unsignedVarint(buf, 0, bytes.length);
+        BigInteger[] twin = slow(bytes, Varints.MAX_VARINT_BYTES);
+        if (twin == null) {
+            // every byte read has its high bit set: the data ran out, or the fifth byte has it
+            assertThat(packed).isEqualTo(bytes.length < Varints.MAX_VARINT_BYTES ? Varints.TRUNCATED : Varints.TOO_LONG);
+        } else {
+            assertThat(Varints.size(packed)).isEqualTo(twin[1].intValue());
+            assertThat(Varints.value(packed)).isEqualTo(twin[0].intValue());
+            assertThat(Varints.value(packed)).isEqualTo(ByteUtils.readUnsignedVarint(ByteBuffer.wrap(bytes)));
         }
     }
 

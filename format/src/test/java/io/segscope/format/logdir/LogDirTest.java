@@ -111,11 +111,11 @@ class LogDirTest {
             assertThat(e.file()).endsWith("lost+found");
         });
         assertThat(logDir.metaProperties()).isPresent();
-        assertThat(logDir.recoveryPointCheckpoint()).isPresent();
-        assertThat(logDir.replicationOffsetCheckpoint()).as("a .tmp sibling is never the checkpoint").isEmpty();
+        assertThat(logDir.file(OffsetCheckpoint.RECOVERY_POINT)).isPresent();
+        assertThat(logDir.file(OffsetCheckpoint.REPLICATION_OFFSET)).as("a .tmp sibling is never the checkpoint").isEmpty();
         assertThat(logDir.leftoverTmpFiles()).extracting(FileEntry::name).containsExactly("replication-offset-checkpoint.tmp");
         assertThat(logDir.cleanShutdown()).isEmpty();
-        try (ByteSource src = logDir.recoveryPointCheckpoint().get().open()) {
+        try (ByteSource src = logDir.file(OffsetCheckpoint.RECOVERY_POINT).get().open()) {
             assertThat(OffsetCheckpoint.read(src)).singleElement().extracting(e -> e.offset()).isEqualTo(250L);
         }
 

@@ -45,7 +45,7 @@ class HostileInputPropertyTest {
                         ControlRecord.Type t = ControlRecord.type(b, rec);
                         sb.append('/').append(t);
                         if (t == ControlRecord.Type.COMMIT || t == ControlRecord.Type.ABORT) {
-                            sb.append('/').append(ControlRecord.coordinatorEpoch(b, rec));
+                            sb.append('/').append(ControlRecord.endTxnMarker(rec.buffer(), rec.valueOffset(), rec.valueLength()));
                         }
                     }
                     out.add(sb.toString());
@@ -65,9 +65,7 @@ class HostileInputPropertyTest {
 
     /** A random segment with one to four random damages. */
     static byte[] damaged(Random rnd) {
-        ByteBuffer seg = RandomSegments.segment(rnd, 4);
-        byte[] file = new byte[seg.remaining()];
-        seg.get(file);
+        byte[] file = RandomSegments.segmentBytes(rnd, 4);
         int damage = 1 + rnd.nextInt(4);
         for (int i = 0; i < damage; i++) {
             BatchWalkerTwinTest.mutate(rnd, file);

@@ -26,6 +26,14 @@ final class RandomSegments {
     private RandomSegments() {
     }
 
+    /** {@link #segment} as the bytes of a file, for tests that damage it. */
+    static byte[] segmentBytes(Random rnd, int maxBatches) {
+        ByteBuffer seg = segment(rnd, maxBatches);
+        byte[] file = new byte[seg.remaining()];
+        seg.get(file);
+        return file;
+    }
+
     /** A random segment of 1..maxBatches entries, all of one magic or mixed. */
     static ByteBuffer segment(Random rnd, int maxBatches) {
         ByteBuffer out = ByteBuffer.allocate(1 << 16);

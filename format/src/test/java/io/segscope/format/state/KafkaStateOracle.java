@@ -2,6 +2,7 @@ package io.segscope.format.state;
 
 import io.segscope.format.error.FormatException;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.KafkaUuid;
 import io.segscope.format.io.MappedSource;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.storage.internals.checkpoint.LeaderEpochCheckpointFile;

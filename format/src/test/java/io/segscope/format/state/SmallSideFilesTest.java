@@ -3,6 +3,7 @@ package io.segscope.format.state;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.KafkaUuid;
 import io.segscope.testkit.Gen;
 import io.segscope.testkit.Tries;
 import org.apache.kafka.common.Uuid;

@@ -1,5 +1,6 @@
 package io.segscope.inspector.cmd;
 
+import io.segscope.format.coordinator.CoordinatorPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -10,8 +11,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code segscope locate}: which {@code __consumer_offsets} partition holds a group, by Kafka's
- * rule {@code Utils.abs(groupId.hashCode()) % partitions}, where abs(Integer.MIN_VALUE) is 0
- * (docs/format.md 2.1). The same rule places transactional ids in {@code __transaction_state}.
+ * rule ({@link CoordinatorPartition}). The same rule places transactional ids in
+ * {@code __transaction_state}.
  */
 @Command(name = "locate", mixinStandardHelpOptions = true,
         description = "Print the __consumer_offsets partition of each group (Kafka's abs(hashCode) %% partitions).")
@@ -30,13 +31,6 @@ public final class LocateCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    /** Kafka's partition for a key string. */
-    public static int partitionFor(String key, int partitions) {
-        int h = key.hashCode();
-        int abs = h == Integer.MIN_VALUE ? 0 : Math.abs(h);
-        return abs % partitions;
-    }
-
     @Override
     public Integer call() {
         if (partitionCount <= 0) {
@@ -44,7 +38,7 @@ public final class LocateCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         for (String g : groups) {
-            out.print(TextQuote.quote(g) + "\t" + topic + "-" + partitionFor(g, partitionCount) + "\n");
+            out.print(TextQuote.quote(g) + "\t" + topic + "-" + CoordinatorPartition.of(g, partitionCount) + "\n");
         }
         out.flush();
         return 0;

@@ -120,7 +120,7 @@ public final class JsonlDumpWriter implements DumpWriter {
                 g.writeNumberField("type", d.recordType());
                 g.writeStringField("name", d.schema().name());
                 g.writeFieldName("data");
-                CoordinatorJson.writeStruct(g, d.key(), d.topic());
+                CoordinatorJson.writeStruct(g, d.key());
                 g.writeEndObject();
                 if (d.isTombstone()) {
                     g.writeNullField("value");
@@ -128,7 +128,7 @@ public final class JsonlDumpWriter implements DumpWriter {
                     g.writeObjectFieldStart("value");
                     g.writeNumberField("version", d.valueVersion());
                     g.writeFieldName("data");
-                    CoordinatorJson.writeStruct(g, d.value(), d.topic());
+                    CoordinatorJson.writeStruct(g, d.value());
                     g.writeEndObject();
                     if (d.unknownTaggedFields() > 0) {
                         g.writeNumberField("unknownTaggedFields", d.unknownTaggedFields());

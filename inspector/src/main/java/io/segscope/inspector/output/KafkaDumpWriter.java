@@ -1,11 +1,10 @@
 package io.segscope.inspector.output;
 
 import io.segscope.format.coordinator.CoordinatorResult;
-import io.segscope.format.json.CoordinatorJson;
-import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.Sequences;
 import io.segscope.format.record.Tail;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.state.ProducerSnapshotReader;
@@ -122,11 +121,11 @@ public final class KafkaDumpWriter implements DumpWriter {
         if (content instanceof RecordContent.Control c) {
             appendControl(c);
         } else if (content instanceof RecordContent.Metadata m) {
-            line.append(" payload: ").append(MetadataJson.dumpPayloadText(m.result(), r.offset()));
+            line.append(" payload: ").append(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.Coordinator c) {
             CoordinatorResult result = c.result();
-            line.append(" key: ").append(CoordinatorJson.dumpKeyText(result, r.offset()));
-            String payload = CoordinatorJson.dumpPayloadText(result);
+            line.append(" key: ").append(KafkaDumpText.keyText(result, r.offset()));
+            String payload = KafkaDumpText.payloadText(result);
             if (payload != null) {
                 line.append(" payload: ").append(payload);
             }
@@ -144,7 +143,7 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     private void appendControl(RecordContent.Control c) {
-        String text = c.value() == null ? null : MetadataJson.controlText(c.value());
+        String text = c.value() == null ? null : KafkaDumpText.controlText(c.value());
         if (text != null) {
             line.append(text);
         } else {
@@ -191,7 +190,7 @@ public final class KafkaDumpWriter implements DumpWriter {
                             .append(" currentTxnFirstOffset: ").append(txnFirst >= 0 ? "OptionalLong[" + txnFirst + "]" : "OptionalLong.empty")
                             .append(" lastTimestamp: ").append(snap.timestamp(i));
                     if (snap.lastOffset(i) >= 0) {
-                        line.append(" firstSequence: ").append(SideFiles.firstSequence(snap.lastSequence(i), snap.offsetDelta(i)))
+                        line.append(" firstSequence: ").append(Sequences.decrement(snap.lastSequence(i), snap.offsetDelta(i)))
                                 .append(" lastSequence: ").append(snap.lastSequence(i))
                                 .append(" lastOffset: ").append(snap.lastOffset(i))
                                 .append(" offsetDelta: ").append(snap.offsetDelta(i))

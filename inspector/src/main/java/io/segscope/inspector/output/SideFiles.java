@@ -74,9 +74,4 @@ final class SideFiles {
         }
         return true;
     }
-
-    /** The first sequence of a snapshot entry's last batch, with Kafka's wrap-around (BatchMetadata.firstSeq). */
-    static int firstSequence(int lastSeq, int offsetDelta) {
-        return lastSeq < offsetDelta ? Integer.MAX_VALUE - (offsetDelta - lastSeq) + 1 : lastSeq - offsetDelta;
-    }
 }

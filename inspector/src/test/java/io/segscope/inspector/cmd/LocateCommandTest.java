@@ -1,27 +1,13 @@
 package io.segscope.inspector.cmd;
 
 import io.segscope.inspector.Run;
-import io.segscope.testkit.Tries;
-import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code locate} against Kafka's own rule, Utils.abs(groupId.hashCode()) % partitions. */
 class LocateCommandTest {
-
-    @TestFactory
-    Stream<DynamicTest> sameAsKafka() {
-        return Tries.of(50, 2000, gen -> {
-            String group = gen.string(255);
-            int partitions = gen.intBetween(1, 1000);
-            assertThat(LocateCommand.partitionFor(group, partitions)).as("%s / %d", group, partitions)
-                    .isEqualTo(Utils.abs(group.hashCode()) % partitions);
-        });
-    }
 
     @Test
     void integerMinValueHashGoesToPartitionZero() {

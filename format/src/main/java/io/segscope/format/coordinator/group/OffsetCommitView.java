@@ -1,7 +1,8 @@
 package io.segscope.format.coordinator.group;
 
+import io.segscope.format.coordinator.StructReader;
 import io.segscope.format.coordinator.Utf8Slice;
-import io.segscope.format.coordinator.Wire;
+import io.segscope.format.io.Varints;
 import java.nio.ByteBuffer;
 
 /**
@@ -21,12 +22,9 @@ import java.nio.ByteBuffer;
  *
  * {@link #wrap} accepts exactly the records that {@link io.segscope.format.coordinator.CoordinatorRecordDecoder}
  * decodes as types 0/1; for anything else it returns false and the caller asks the decoder for
- * the {@link io.segscope.format.coordinator.Unknown} result.
+ * the {@link io.segscope.format.coordinator.Unknown} result. It applies {@link StructReader}'s limits.
  */
 public final class OffsetCommitView {
-    private static final int MAX_STRING_LENGTH = 32767;
-    private static final int MAX_TAGGED_FIELDS = 10_000;
-
     private final Utf8Slice group = new Utf8Slice();
     private final Utf8Slice topic = new Utf8Slice();
     private final Utf8Slice metadata = new Utf8Slice();
@@ -136,28 +134,28 @@ public final class OffsetCommitView {
     }
 
     private boolean taggedFields(ByteBuffer buf, int p, int end) {
-        long packed = Wire.unsignedVarint(buf, p, end);
-        if (packed == Wire.BAD_VARINT) {
+        long packed = Varints.unsignedVarint(buf, p, end);
+        if (packed < 0) {
             return false;
         }
-        p += Wire.varintSize(packed);
-        int count = Wire.varintValue(packed);
-        if (count < 0 || count > end - p || count > MAX_TAGGED_FIELDS) {
+        p += Varints.size(packed);
+        int count = Varints.value(packed);
+        if (!StructReader.acceptsTaggedFieldCount(count, end - p)) {
             return false;
         }
         for (int i = 0; i < count; i++) {
-            packed = Wire.unsignedVarint(buf, p, end);
-            if (packed == Wire.BAD_VARINT) {
+            packed = Varints.unsignedVarint(buf, p, end);
+            if (packed < 0) {
                 return false;
             }
-            p += Wire.varintSize(packed);
-            int tag = Wire.varintValue(packed);
-            packed = Wire.unsignedVarint(buf, p, end);
-            if (packed == Wire.BAD_VARINT) {
+            p += Varints.size(packed);
+            int tag = Varints.value(packed);
+            packed = Varints.unsignedVarint(buf, p, end);
+            if (packed < 0) {
                 return false;
             }
-            p += Wire.varintSize(packed);
-            int size = Wire.varintValue(packed);
+            p += Varints.size(packed);
+            int size = Varints.value(packed);
             if (tag == 0) {
                 // read by type, as Kafka does: the declared size is not used for a known tag
                 if (end - p < 16) {
@@ -167,7 +165,7 @@ public final class OffsetCommitView {
                 topicIdLsb = buf.getLong(p + 8);
                 p += 16;
             } else {
-                if (size < 0 || size > end - p) {
+                if (!StructReader.fits(size, end - p)) {
                     return false;
                 }
                 unknownTaggedFields++;
@@ -184,7 +182,7 @@ public final class OffsetCommitView {
         }
         int n = buf.getShort(p);
         p += 2;
-        if (n < 0 || n > end - p) {
+        if (!StructReader.fits(n, end - p)) {
             return -1;
         }
         into.wrap(buf, p, n);
@@ -193,13 +191,13 @@ public final class OffsetCommitView {
 
     /** uvarint (length+1) + bytes, non-nullable; returns the position after it or -1. */
     private static int compactString(ByteBuffer buf, int p, int end, Utf8Slice into) {
-        long packed = Wire.unsignedVarint(buf, p, end);
-        if (packed == Wire.BAD_VARINT) {
+        long packed = Varints.unsignedVarint(buf, p, end);
+        if (packed < 0) {
             return -1;
         }
-        p += Wire.varintSize(packed);
-        int n = Wire.varintValue(packed) - 1;
-        if (n < 0 || n > MAX_STRING_LENGTH || n > end - p) {
+        p += Varints.size(packed);
+        int n = Varints.value(packed) - 1;
+        if (!StructReader.acceptsStringLength(n, end - p)) {
             return -1;
         }
         into.wrap(buf, p, n);

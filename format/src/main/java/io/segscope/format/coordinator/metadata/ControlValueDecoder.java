@@ -19,7 +19,7 @@ import java.util.Objects;
  * <li>KRaft values (types 2-6) are the bare struct, read at version 0 whatever their
  *     {@code Version} field says; bytes after the struct are ignored;</li>
  * <li>COMMIT and ABORT hold {@code int16 version} (negative fails; above 0 is read as 0) and
- *     {@code int32 coordinatorEpoch};</li>
+ *     {@code int32 coordinatorEpoch} ({@link ControlRecord#endTxnMarker} parses them);</li>
  * <li>other type ids are unknown and have no value to read.</li>
  * </ul>
  * Every outcome is a {@link ControlValue}; no bytes inside the given slice make it throw.
@@ -53,22 +53,12 @@ public final class ControlValueDecoder {
                 return new ControlValue.UnknownType(typeId);
             case ABORT:
             case COMMIT: {
-                if (isNull) {
-                    return new ControlValue.Malformed(type, "the marker has a null value", null, -1);
+                ControlRecord.EndTxnMarkerValue marker = ControlRecord.endTxnMarker(buf, off, len);
+                if (marker instanceof ControlRecord.MarkerDefect d) {
+                    return new ControlValue.Malformed(type, d.message(), d.field(), d.position());
                 }
-                if (len < 2) {
-                    return new ControlValue.Malformed(type, "value of " + len + " bytes has no int16 version", "version", 0);
-                }
-                short version = buf.getShort(off);
-                if (version < 0) {
-                    return new ControlValue.Malformed(type, "Invalid version found for end transaction marker: " + version
-                            + ". May indicate data corruption", "version", 0);
-                }
-                if (len < 6) {
-                    return new ControlValue.Malformed(type, "value of " + len + " bytes has no int32 coordinatorEpoch",
-                            "coordinatorEpoch", 2);
-                }
-                return new ControlValue.EndTxnMarker(type, version, buf.getInt(off + 2));
+                ControlRecord.EndTxnMarker m = (ControlRecord.EndTxnMarker) marker;
+                return new ControlValue.EndTxnMarker(type, m.version(), m.coordinatorEpoch());
             }
             default: {
                 ControlValueSchema schema = ControlValueSchemas.forType(type);

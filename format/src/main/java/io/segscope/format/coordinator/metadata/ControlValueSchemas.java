@@ -34,10 +34,9 @@ public final class ControlValueSchemas {
      * @param value the struct
      * @param validVersions the versions the schema defines
      * @param readVersion the version Kafka's {@code ControlRecordUtils} reads every value at
-     * @param label what DumpLogSegments prints before the JSON, e.g. {@code " LeaderChange: "}
      */
     public record ControlValueSchema(ControlRecord.Type type, StructSchema value, Versions validVersions,
-                                     short readVersion, String label) {
+                                     short readVersion) {
         /** The field layout the JsonConverter uses at {@code version} (clamped to the valid versions). */
         public short layoutVersion(int version) {
             return MetadataRecordSchema.clamp(validVersions, version);
@@ -45,15 +44,15 @@ public final class ControlValueSchemas {
     }
 
     public static final ControlValueSchema LEADER_CHANGE = new ControlValueSchema(ControlRecord.Type.LEADER_CHANGE,
-            leaderChangeMessage(), Versions.parse("0-1"), (short) 0, " LeaderChange: ");
+            leaderChangeMessage(), Versions.parse("0-1"), (short) 0);
     public static final ControlValueSchema SNAPSHOT_HEADER = new ControlValueSchema(ControlRecord.Type.SNAPSHOT_HEADER,
-            snapshotHeaderRecord(), Versions.parse("0"), (short) 0, " SnapshotHeader ");
+            snapshotHeaderRecord(), Versions.parse("0"), (short) 0);
     public static final ControlValueSchema SNAPSHOT_FOOTER = new ControlValueSchema(ControlRecord.Type.SNAPSHOT_FOOTER,
-            snapshotFooterRecord(), Versions.parse("0"), (short) 0, " SnapshotFooter ");
+            snapshotFooterRecord(), Versions.parse("0"), (short) 0);
     public static final ControlValueSchema KRAFT_VERSION = new ControlValueSchema(ControlRecord.Type.KRAFT_VERSION,
-            kRaftVersionRecord(), Versions.parse("0"), (short) 0, " KRaftVersion ");
+            kRaftVersionRecord(), Versions.parse("0"), (short) 0);
     public static final ControlValueSchema KRAFT_VOTERS = new ControlValueSchema(ControlRecord.Type.KRAFT_VOTERS,
-            votersRecord(), Versions.parse("0"), (short) 0, " KRaftVoters ");
+            votersRecord(), Versions.parse("0"), (short) 0);
 
     /** Every control value schema, by control type id (2 to 6). */
     public static final List<ControlValueSchema> ALL = List.of(LEADER_CHANGE, SNAPSHOT_HEADER, SNAPSHOT_FOOTER,

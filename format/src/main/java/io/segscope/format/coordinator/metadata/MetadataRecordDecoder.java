@@ -4,7 +4,7 @@ import io.segscope.format.coordinator.Bytes;
 import io.segscope.format.coordinator.MalformedException;
 import io.segscope.format.coordinator.StructReader;
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Wire;
+import io.segscope.format.io.Varints;
 import io.segscope.format.record.LogRecord;
 import java.nio.ByteBuffer;
 
@@ -49,12 +49,12 @@ public final class MetadataRecordDecoder {
         short[] header = {-1, -1, -1};
         String[] names = HEADER_NAMES;
         for (int i = 0; i < 3; i++) {
-            long packed = Wire.unsignedVarint(buf, pos, limit);
-            if (packed == Wire.BAD_VARINT) {
+            long packed = Varints.unsignedVarint(buf, pos, limit);
+            if (packed < 0) {
                 return unknown(MetadataUnknownReason.MALFORMED_HEADER, header, "Error while reading " + names[i],
                         names[i] + ": unsigned varint truncated or longer than 5 bytes", names[i], pos - off, buf, off, len);
             }
-            int value = Wire.varintValue(packed);
+            int value = Varints.value(packed);
             if (value > Short.MAX_VALUE) {
                 return unknown(MetadataUnknownReason.MALFORMED_HEADER, header, "Value for " + names[i] + " was too large.",
                         names[i] + " " + value + " exceeds 32767", names[i], pos - off, buf, off, len);
@@ -69,7 +69,7 @@ public final class MetadataRecordDecoder {
                 return unknown(MetadataUnknownReason.UNSUPPORTED_FRAME_VERSION, header, message,
                         "frame version " + header[0] + " is not 1", names[0], pos - off, buf, off, len);
             }
-            pos += Wire.varintSize(packed);
+            pos += Varints.size(packed);
         }
         short apiKey = header[1];
         short version = header[2];

@@ -20,7 +20,8 @@ import java.util.List;
 /**
  * The {@code __transaction_state} record schema (docs/format.md 2.11): key type 0
  * TransactionLogKey, value TransactionLogValue v0-v1 (flexible from v1; tagged fields 0-3 are only
- * in the tagged section, so v0 values hold their defaults). Matches kafka-transaction-coordinator
+ * in the tagged section, so v0 values hold their defaults; {@code TransactionStatus} prints as its
+ * {@link TransactionState} name). Matches kafka-transaction-coordinator
  * 4.4.0's {@code common/message/*.json} ({@code SchemaTablesTest}).
  */
 public final class TransactionLogSchemas {
@@ -48,7 +49,7 @@ public final class TransactionLogSchemas {
                         field("ProducerEpoch", INT16, "0+"),
                         field("NextProducerEpoch", INT16, "1+").tagged(3, "1+").withDefault("-1"),
                         field("TransactionTimeoutMs", INT32, "0+"),
-                        field("TransactionStatus", INT8, "0+"),
+                        field("TransactionStatus", INT8, "0+").named(TransactionState::nameOf),
                         structs("TransactionPartitions", partitionsSchema, "0+").nullable("0+"),
                         field("TransactionLastUpdateTimestampMs", INT64, "0+"),
                         field("TransactionStartTimestampMs", INT64, "0+"),

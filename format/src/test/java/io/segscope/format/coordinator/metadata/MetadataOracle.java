@@ -25,9 +25,9 @@ import org.apache.kafka.server.common.ApiMessageAndVersion;
  * {@code MetadataRecordSerde} frames them, and DumpLogSegments' own code prints them (its
  * {@code ClusterMetadataLogMessageParser} and its {@code printControlRecord}, reached by reflection).
  */
-final class MetadataOracle {
+public final class MetadataOracle {
     static final String METADATA_PACKAGE = "org.apache.kafka.common.metadata.";
-    static final String MESSAGE_PACKAGE = "org.apache.kafka.common.message.";
+    public static final String MESSAGE_PACKAGE = "org.apache.kafka.common.message.";
 
     private static final Object PARSER;
     private static final Method PARSE;
@@ -52,12 +52,12 @@ final class MetadataOracle {
     }
 
     /** {@code <className>JsonConverter.read(json, version)}. */
-    static Object readJson(String className, String json, short version) {
+    public static Object readJson(String className, String json, short version) {
         return KafkaOracle.readJson(className, json, version);
     }
 
     /** A metadata record value as the controller writes it: {@code MetadataRecordSerde} framing. */
-    static byte[] frame(Object message, short version) {
+    public static byte[] frame(Object message, short version) {
         ApiMessageAndVersion amv = new ApiMessageAndVersion((ApiMessage) message, version);
         ObjectSerializationCache cache = new ObjectSerializationCache();
         int size = MetadataRecordSerde.INSTANCE.recordSize(amv, cache);
@@ -67,7 +67,7 @@ final class MetadataOracle {
     }
 
     /** A bare message at a version, as control record values are written. */
-    static byte[] bare(Object message, short version) {
+    public static byte[] bare(Object message, short version) {
         Message m = (Message) message;
         ObjectSerializationCache cache = new ObjectSerializationCache();
         ByteBuffer buf = ByteBuffer.allocate(m.size(cache, version));
@@ -76,7 +76,7 @@ final class MetadataOracle {
     }
 
     /** What DumpLogSegments' {@code --cluster-metadata-decoder} prints after {@code payload: } for this value at offset 0. */
-    static String dumpPayload(byte[] value) {
+    public static String dumpPayload(byte[] value) {
         try {
             Record record = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(0L, null, value)).records().iterator().next();
             Object result = PARSE.invoke(PARSER, record);
@@ -92,7 +92,7 @@ final class MetadataOracle {
      * What DumpLogSegments' {@code printControlRecord} prints for a control record with this type
      * and value, or null when it throws (the tool stops there).
      */
-    static String controlText(short type, byte[] value) {
+    public static String controlText(short type, byte[] value) {
         ByteBuffer key = ByteBuffer.allocate(4).putShort((short) 0).putShort(type);
         Record record = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(0L, key.array(), value)).records().iterator().next();
         PrintStream out = System.out;

@@ -3,9 +3,9 @@ package io.segscope.format.coordinator.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.coordinator.StructValue;
-import io.segscope.format.coordinator.Uuid;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
+import io.segscope.format.io.KafkaUuid;
 import io.segscope.format.json.MetadataJson;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ class MetadataRecordDecoderTest {
         assertThat(d.version()).isEqualTo((short) 2);
         StructValue v = d.value();
         assertThat(v.getInt("PartitionId")).isEqualTo(3);
-        assertThat(v.get("TopicId")).isEqualTo(new Uuid(0x0123456789abcdefL, 0x1122334455667788L));
+        assertThat(v.get("TopicId")).isEqualTo(new KafkaUuid(0x0123456789abcdefL, 0x1122334455667788L));
         assertThat(v.get("Replicas")).isEqualTo(List.of(1, 2));
         assertThat(v.get("LeaderRecoveryState")).isEqualTo((byte) 0);
         assertThat(v.get("EligibleLeaderReplicas")).isEqualTo(List.of(2));
@@ -59,12 +59,12 @@ class MetadataRecordDecoderTest {
             assertThat(u.reason()).isEqualTo(MetadataUnknownReason.MALFORMED_VALUE);
             assertThat(u.detail()).isEqualTo("tag 1 is not valid for version 1");
         });
-        assertThat(MetadataJson.dumpPayloadText(r, 5)).isEqualTo("Error at 5, skipping. Failed to deserialize record with type 3");
+        assertThat(((MetadataUnknown) r).kafkaMessage()).isEqualTo("Failed to deserialize record with type 3");
         assertThat(MetadataOracle.dumpPayload(tagged)).isEqualTo("Error at 0, skipping. Failed to deserialize record with type 3");
         // the same bytes labelled version 2 decode
         tagged[2] = 2;
         assertThat(MetadataRecordDecoder.decode(tagged)).isInstanceOf(MetadataDecoded.class);
-        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode(tagged), 0)).isEqualTo(MetadataOracle.dumpPayload(tagged));
+        assertThat(MetadataJson.payloadText((MetadataDecoded) MetadataRecordDecoder.decode(tagged))).isEqualTo(MetadataOracle.dumpPayload(tagged));
     }
 
     @Test
@@ -82,7 +82,7 @@ class MetadataRecordDecoderTest {
         for (byte[] v : values) {
             MetadataUnknown u = (MetadataUnknown) MetadataRecordDecoder.decode(v);
             seen.add(u.reason());
-            assertThat(MetadataJson.dumpPayloadText(u, 0)).isEqualTo(MetadataOracle.dumpPayload(v));
+            assertThat(MetadataOracle.dumpPayload(v)).isEqualTo("Error at 0, skipping. " + u.kafkaMessage());
         }
         assertThat(seen).isEqualTo(EnumSet.allOf(MetadataUnknownReason.class));
         MetadataUnknown trailing = (MetadataUnknown) MetadataRecordDecoder.decode(values[5]);
@@ -116,13 +116,14 @@ class MetadataRecordDecoderTest {
             assertThat(msg.value().version()).isZero();
             assertThat(msg.trailingBytes()).isZero();
         });
-        String text = " LeaderChange: {\"version\":1,\"leaderId\":2,\"voters\":[{\"voterId\":1,\"voterDirectoryId\":\"AAAAAAAAAAAAAAAAAAAAAA\"},"
+        String text = "{\"version\":1,\"leaderId\":2,\"voters\":[{\"voterId\":1,\"voterDirectoryId\":\"AAAAAAAAAAAAAAAAAAAAAA\"},"
                 + "{\"voterId\":2,\"voterDirectoryId\":\"AAAAAAAAAAAAAAAAAAAAAA\"}],\"grantingVoters\":[{\"voterId\":2,\"voterDirectoryId\":\"AAAAAAAAAAAAAAAAAAAAAA\"}]}";
-        assertThat(MetadataJson.controlText(v)).isEqualTo(text);
-        assertThat(MetadataOracle.controlText((short) 2, value)).isEqualTo(text);
+        assertThat(MetadataJson.controlDataText((ControlValue.Message) v)).isEqualTo(text);
+        assertThat(MetadataOracle.controlText((short) 2, value)).isEqualTo(" LeaderChange: " + text);
         m.setVersion((short) 0);
         byte[] v0 = MetadataOracle.bare(m, (short) 0);
-        assertThat(MetadataJson.controlText((short) 2, ByteBuffer.wrap(v0), 0, v0.length))
+        ControlValue.Message atV0 = (ControlValue.Message) ControlValueDecoder.decode((short) 2, ByteBuffer.wrap(v0), 0, v0.length);
+        assertThat(" LeaderChange: " + MetadataJson.controlDataText(atV0))
                 .isEqualTo(" LeaderChange: {\"version\":0,\"leaderId\":2,\"voters\":[{\"voterId\":1},{\"voterId\":2}],\"grantingVoters\":[{\"voterId\":2}]}")
                 .isEqualTo(MetadataOracle.controlText((short) 2, v0));
     }
@@ -132,8 +133,8 @@ class MetadataRecordDecoderTest {
         byte[] commit = {0, 0, 0, 0, 0, 42};
         assertThat(ControlValueDecoder.decode((short) 1, ByteBuffer.wrap(commit), 0, 6))
                 .isEqualTo(new ControlValue.EndTxnMarker(io.segscope.format.record.ControlRecord.Type.COMMIT, (short) 0, 42));
-        assertThat(MetadataJson.controlText((short) 1, ByteBuffer.wrap(commit), 0, 6)).isEqualTo(" endTxnMarker: COMMIT coordinatorEpoch: 42");
-        assertThat(MetadataJson.controlText((short) 77, null, 0, -1)).isEqualTo(" controlType: UNKNOWN(77)");
+        assertThat(MetadataOracle.controlText((short) 1, commit)).isEqualTo(" endTxnMarker: COMMIT coordinatorEpoch: 42");
+        assertThat(ControlValueDecoder.decode((short) 77, null, 0, -1)).isEqualTo(new ControlValue.UnknownType((short) 77));
         assertThat(ControlValueDecoder.decode((short) 0, ByteBuffer.wrap(new byte[] {0, 0, 1}), 0, 3)).isInstanceOf(ControlValue.Malformed.class);
         assertThat(MetadataOracle.controlText((short) 0, new byte[] {0, 0, 1})).isNull();
     }

@@ -9,12 +9,12 @@ import java.util.Random;
  * ASCII, JSON-escaped characters, non-ASCII and surrogate pairs; numbers include edge values;
  * nullable fields are sometimes null and tagged fields sometimes absent.
  */
-final class RandomMetadata extends RandomJson {
+public final class RandomMetadata extends RandomJson {
     private static final String[] PIECES = {"a", "b", "z", "0", "9", "-", "_", ".", " ", "\"", "\\", "/", "\n", "\t",
         "\u0001", "\u001f", "\u007f", "é", "ß", "组", "\u2028", "😀", "topic", "PLAINTEXT", "localhost", "metadata.version"};
     private static final double[] DOUBLES = {0.0, -0.0, 1.0, -1.0, 1e300, Double.MIN_VALUE, Double.MAX_VALUE, 1048576.0, 0.1, 1e-7};
 
-    RandomMetadata(Random r) {
+    public RandomMetadata(Random r) {
         super(r, PIECES);
     }
 

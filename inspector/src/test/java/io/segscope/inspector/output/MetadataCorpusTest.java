@@ -1,4 +1,4 @@
-package io.segscope.format.coordinator.metadata;
+package io.segscope.inspector.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,18 @@
-package io.segscope.format.coordinator;
+package io.segscope.inspector.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
+import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.coordinator.CoordinatorTopic;
+import io.segscope.format.coordinator.Decoded;
+import io.segscope.format.coordinator.KafkaOracle;
 import io.segscope.format.coordinator.KafkaRoundTripTest.Cell;
+import io.segscope.format.coordinator.KafkaRoundTripTest;
+import io.segscope.format.coordinator.RandomMessages;
+import io.segscope.format.coordinator.Unknown;
+import io.segscope.format.coordinator.UnknownReason;
 import io.segscope.format.coordinator.group.OffsetCommitView;
-import io.segscope.format.json.CoordinatorJson;
 import io.segscope.testkit.Tries;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -45,12 +53,12 @@ class MutatedRecordsTest {
 
         if (r instanceof Decoded) {
             // also for types 9 and 18, which 4.4.0 calls unknown and segscope decodes
-            assertThat(CoordinatorJson.dumpKeyText(r, 0)).isEqualTo(kafka[0]);
-            assertThat(CoordinatorJson.dumpPayloadText(r)).isEqualTo(kafka[1]);
+            assertThat(KafkaDumpText.keyText(r, 0)).isEqualTo(kafka[0]);
+            assertThat(KafkaDumpText.payloadText(r)).isEqualTo(kafka[1]);
         } else {
             Unknown u = (Unknown) r;
             assertThat(kafka[1]).as("Kafka decoded what segscope calls %s", u).isNull();
-            String text = CoordinatorJson.dumpKeyText(u, 0);
+            String text = KafkaDumpText.keyText(u, 0);
             if ((u.reason() == UnknownReason.MALFORMED_KEY || u.reason() == UnknownReason.MALFORMED_VALUE) && text.startsWith("Error")) {
                 // Kafka's text ends with its reader's exception message, which segscope words its own way
                 assertThat(kafka[0]).startsWith(text.substring(0, text.indexOf(" due to: ") < 0 ? text.length() : text.indexOf(" due to: ")));

@@ -1,17 +1,16 @@
-package io.segscope.format.state;
+package io.segscope.format.io;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
 
 /**
- * Kafka's {@code Uuid} as it appears in side files: 16 bytes written as URL-safe Base64 without
- * padding (22 characters), not the dashed hex form (docs/format.md 1.1).
+ * Kafka's {@code Uuid}: 16 bytes (two big-endian longs), printed and written in side files as
+ * Kafka prints it, URL-safe Base64 without padding (22 characters), not the dashed hex form
+ * (docs/format.md 1.1). Coordinator and metadata records hold it as a {@code uuid} field.
  */
 public record KafkaUuid(long mostSignificantBits, long leastSignificantBits) {
     /** The all-zero id, which {@code partition.metadata} must not hold. */
     public static final KafkaUuid ZERO = new KafkaUuid(0L, 0L);
-    /** The id of the KRaft metadata topic. */
-    public static final KafkaUuid METADATA_TOPIC_ID = new KafkaUuid(0L, 1L);
 
     /**
      * Parses Kafka's text form: at most 24 characters of URL-safe Base64 that decode to exactly 16

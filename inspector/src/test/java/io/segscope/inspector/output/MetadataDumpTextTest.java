@@ -1,12 +1,22 @@
-package io.segscope.format.coordinator.metadata;
+package io.segscope.inspector.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.format.coordinator.metadata.ControlValue;
+import io.segscope.format.coordinator.metadata.ControlValueDecoder;
 import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
+import io.segscope.format.coordinator.metadata.ControlValueSchemas;
+import io.segscope.format.coordinator.metadata.MetadataDecoded;
+import io.segscope.format.coordinator.metadata.MetadataOracle;
+import io.segscope.format.coordinator.metadata.MetadataRecordDecoder;
+import io.segscope.format.coordinator.metadata.MetadataResult;
 import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
+import io.segscope.format.coordinator.metadata.MetadataRoundTripTest;
+import io.segscope.format.coordinator.metadata.MetadataUnknown;
+import io.segscope.format.coordinator.metadata.MetadataUnknownReason;
+import io.segscope.format.coordinator.metadata.RandomMetadata;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
-import io.segscope.format.json.MetadataJson;
 import io.segscope.testkit.Tries;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -19,12 +29,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Truncated, extended, garbled and re-framed metadata record values and control record values:
- * segscope never throws, and gives exactly the text Kafka's DumpLogSegments prints for the same
- * bytes, {@code Error at <offset>, skipping. <message>} included; a control value that Kafka's
- * printer fails on is a {@link ControlValue.Malformed}.
+ * {@link KafkaDumpText}'s metadata payloads and control record texts against what Kafka's
+ * DumpLogSegments prints for the same bytes: records labelled with versions outside their schema,
+ * every KRaft control value type, transaction markers and unknown control types, and truncated,
+ * extended, garbled and re-framed metadata record values and control record values (segscope never
+ * throws, and prints {@code Error at <offset>, skipping. <message>} where Kafka does; a control
+ * value that Kafka's printer fails on is a {@link ControlValue.Malformed}).
  */
-class MutatedMetadataTest {
+class MetadataDumpTextTest {
 
     private static final List<Cell> CELLS = MetadataRoundTripTest.cells();
 
@@ -38,7 +50,7 @@ class MutatedMetadataTest {
         value = random.nextInt(5) == 0 ? reframe(value, random) : mutate(value, random);
         String kafka = MetadataOracle.dumpPayload(value);
         MetadataResult r = MetadataRecordDecoder.decode(value);
-        assertThat(MetadataJson.dumpPayloadText(r, 0)).as("%s %s", cell, r).isEqualTo(kafka);
+        assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as("%s %s", cell, r).isEqualTo(kafka);
         if (r instanceof MetadataUnknown) {
             MetadataUnknown u = (MetadataUnknown) r;
             assertThat(u.value().array()).isEqualTo(value);
@@ -56,25 +68,25 @@ class MutatedMetadataTest {
         String className = MetadataOracle.MESSAGE_PACKAGE + schema.value().name();
         Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), (short) 0), (short) 0);
         byte[] value = mutate(MetadataOracle.bare(message, (short) 0), random);
-        MetadataRoundTripTest.assertSameControlText(schema.type().id, value);
+        assertSameControlText(schema.type().id, value);
     }
 
     @Test
     void nullAndEmptyValues() {
-        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
-        assertThat(MetadataJson.dumpPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
+        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode((byte[]) null), 12)).isEqualTo("Error at 12, skipping. Error while reading frame version");
+        assertThat(KafkaDumpText.metadataPayloadText(MetadataRecordDecoder.decode(new byte[0]), 0)).isEqualTo(MetadataOracle.dumpPayload(new byte[0]));
         assertThat(MetadataRecordDecoder.decode((byte[]) null)).isInstanceOfSatisfying(MetadataUnknown.class,
                 u -> assertThat(u.reason()).isEqualTo(MetadataUnknownReason.NULL_VALUE));
         for (ControlValueSchema s : ControlValueSchemas.ALL) {
             assertThat(ControlValueDecoder.decode(s.type().id, null, 0, -1)).isInstanceOf(ControlValue.Malformed.class);
-            MetadataRoundTripTest.assertSameControlText(s.type().id, new byte[0]);
+            assertSameControlText(s.type().id, new byte[0]);
         }
-        MetadataRoundTripTest.assertSameControlText((short) 0, new byte[0]);
-        MetadataRoundTripTest.assertSameControlText((short) 1, new byte[] {0, 0, 0, 0, 0, 5});
-        MetadataRoundTripTest.assertSameControlText((short) 1, new byte[] {0, 3, 0, 0, 0, 5, 9});
-        MetadataRoundTripTest.assertSameControlText((short) 0, new byte[] {-1, -1, 0, 0, 0, 5});
-        MetadataRoundTripTest.assertSameControlText((short) 42, new byte[] {1});
-        MetadataRoundTripTest.assertSameControlText((short) -7, null);
+        assertSameControlText((short) 0, new byte[0]);
+        assertSameControlText((short) 1, new byte[] {0, 0, 0, 0, 0, 5});
+        assertSameControlText((short) 1, new byte[] {0, 3, 0, 0, 0, 5, 9});
+        assertSameControlText((short) 0, new byte[] {-1, -1, 0, 0, 0, 5});
+        assertSameControlText((short) 42, new byte[] {1});
+        assertSameControlText((short) -7, null);
     }
 
     @Test
@@ -102,9 +114,95 @@ class MutatedMetadataTest {
         };
         for (byte[] v : values) {
             MetadataResult r = MetadataRecordDecoder.decode(v);
-            assertThat(MetadataJson.dumpPayloadText(r, 0)).as(Arrays.toString(v)).isEqualTo(MetadataOracle.dumpPayload(v));
+            assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as(Arrays.toString(v)).isEqualTo(MetadataOracle.dumpPayload(v));
         }
         assertThat(((MetadataDecoded) MetadataRecordDecoder.decode(new byte[] {1, 20, 0, 1, 3, 1, 7})).unknownTaggedFields()).isEqualTo(1);
+    }
+
+    @Test
+    void markersAndUnknownTypes() {
+        byte[] commit = {0, 0, 0, 0, 0, 42};
+        assertThat(KafkaDumpText.controlText(ControlValueDecoder.decode((short) 1, ByteBuffer.wrap(commit), 0, 6)))
+                .isEqualTo(" endTxnMarker: COMMIT coordinatorEpoch: 42");
+        assertThat(KafkaDumpText.controlText(ControlValueDecoder.decode((short) 77, null, 0, -1))).isEqualTo(" controlType: UNKNOWN(77)");
+        assertThat(KafkaDumpText.controlText(ControlValueDecoder.decode((short) 0, ByteBuffer.wrap(new byte[] {0, 0, 1}), 0, 3))).isNull();
+    }
+
+    /**
+     * A record labelled with a version outside its type's valid versions (newer, or a varint that
+     * wraps to a negative short): Kafka reads it with the nearest version's layout and prints the
+     * label; segscope does the same.
+     */
+    @TestFactory
+    Stream<DynamicTest> versionsOutsideTheSchemaReadLikeKafka() {
+        return Tries.of(4401, 600, gen -> versionsOutsideTheSchemaReadLikeKafka(gen.choose(CELLS), gen.random()));
+    }
+
+    private static void versionsOutsideTheSchemaReadLikeKafka(Cell cell, Random random) {
+        boolean high = cell.version() == cell.schema().validVersions().highest() && random.nextBoolean();
+        boolean low = cell.version() == cell.schema().validVersions().lowest();
+        if (!high && !low) {
+            return;
+        }
+        byte[] value = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
+        int label = high ? cell.version() + 1 + random.nextInt(200) : -1 - random.nextInt(70000);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(1);
+        MetadataRoundTripTest.writeVarint(out, cell.schema().apiKey());
+        MetadataRoundTripTest.writeVarint(out, label);
+        out.write(value, 3, value.length - 3);
+        byte[] relabelled = out.toByteArray();
+
+        MetadataResult r = MetadataRecordDecoder.decode(relabelled);
+        String kafka = MetadataOracle.dumpPayload(relabelled);
+        assertThat(KafkaDumpText.metadataPayloadText(r, 0)).as(cell + " labelled " + label).isEqualTo(kafka);
+        if (r instanceof MetadataDecoded) {
+            assertThat(((MetadataDecoded) r).versionKnown()).isFalse();
+            assertThat(((MetadataDecoded) r).version()).isEqualTo((short) label);
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> controlValuesPrintLikeKafka() {
+        return Tries.of(4402, 1500, gen -> controlValuesPrintLikeKafka(gen.choose(ControlValueSchemas.ALL), gen.random()));
+    }
+
+    private static void controlValuesPrintLikeKafka(ControlValueSchema schema, Random random) {
+        // LeaderChange values are also written at version 1, which Kafka still reads at version 0
+        short writeVersion = (short) (schema.validVersions().highest() > 0 && random.nextInt(4) == 0 ? 1 : 0);
+        String className = MetadataOracle.MESSAGE_PACKAGE + (schema == ControlValueSchemas.LEADER_CHANGE ? "LeaderChangeMessage" : schema.value().name());
+        Object message = MetadataOracle.readJson(className, new RandomMetadata(random).json(schema.value(), writeVersion), writeVersion);
+        byte[] value = MetadataOracle.bare(message, writeVersion);
+        if (random.nextInt(5) == 0) {
+            // trailing bytes, which both ignore
+            value = Arrays.copyOf(value, value.length + 1 + random.nextInt(4));
+        }
+        assertSameControlText(schema.type().id, value);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> markersAndUnknownControlTypesPrintLikeKafka() {
+        return Tries.of(4403, 500, gen -> markersAndUnknownControlTypesPrintLikeKafka(gen.random()));
+    }
+
+    private static void markersAndUnknownControlTypesPrintLikeKafka(Random random) {
+        short type = (short) (random.nextInt(3) == 0 ? random.nextInt(20) - 3 : random.nextInt(2));
+        byte[] value = new byte[random.nextInt(9)];
+        random.nextBytes(value);
+        if (random.nextBoolean() && value.length >= 2) {
+            ByteBuffer.wrap(value).putShort(0, (short) random.nextInt(3));
+        }
+        if (type >= 2 && type <= 6) {
+            type = 7;
+        }
+        assertSameControlText(type, random.nextInt(10) == 0 ? null : value);
+    }
+
+    static void assertSameControlText(short type, byte[] value) {
+        String kafka = MetadataOracle.controlText(type, value);
+        ControlValue v = ControlValueDecoder.decode(type, value == null ? null : ByteBuffer.wrap(value), 0, value == null ? -1 : value.length);
+        assertThat(KafkaDumpText.controlText(v)).as("type %d value %s: %s", type, value == null ? null : Arrays.toString(value), v).isEqualTo(kafka);
+        assertThat(v.typeId()).isEqualTo(type);
     }
 
     /** A valid record re-framed with random header values. */

@@ -1,8 +1,12 @@
-package io.segscope.format.coordinator;
+package io.segscope.inspector.output;
+
+import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.coordinator.DumpOutput;
+import io.segscope.format.coordinator.Unknown;
+import io.segscope.format.coordinator.UnknownReason;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.segscope.format.json.CoordinatorJson;
 
 /** Checks segscope's text against the record lines of Kafka's DumpLogSegments output ({@link DumpOutput}). */
 final class DumpLines {
@@ -15,8 +19,8 @@ final class DumpLines {
      * text, so only the part up to it is compared.
      */
     static void assertSameText(String line, CoordinatorResult result, long offset, String where) {
-        String key = CoordinatorJson.dumpKeyText(result, offset);
-        String payload = CoordinatorJson.dumpPayloadText(result);
+        String key = KafkaDumpText.keyText(result, offset);
+        String payload = KafkaDumpText.payloadText(result);
         if (result instanceof Unknown && (((Unknown) result).reason() == UnknownReason.MALFORMED_KEY
                 || ((Unknown) result).reason() == UnknownReason.MALFORMED_VALUE) && key.contains(" due to: ")) {
             assertThat(line).as(where).contains(" key: " + key.substring(0, key.indexOf(" due to: ") + 9));

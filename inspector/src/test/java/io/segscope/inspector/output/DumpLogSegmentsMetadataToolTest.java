@@ -1,11 +1,17 @@
-package io.segscope.format.coordinator.metadata;
+package io.segscope.inspector.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.segscope.format.coordinator.DumpOutput;
 import io.segscope.format.coordinator.KafkaOracle;
 import io.segscope.format.coordinator.metadata.ControlValueSchemas.ControlValueSchema;
+import io.segscope.format.coordinator.metadata.ControlValueSchemas;
+import io.segscope.format.coordinator.metadata.MetadataOracle;
+import io.segscope.format.coordinator.metadata.MetadataRecordSchema;
 import io.segscope.format.coordinator.metadata.MetadataRoundTripTest.Cell;
+import io.segscope.format.coordinator.metadata.MetadataRoundTripTest;
+import io.segscope.format.coordinator.metadata.MetadataSchemas;
+import io.segscope.format.coordinator.metadata.RandomMetadata;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -113,7 +119,7 @@ class DumpLogSegmentsMetadataToolTest {
         byte[] v = MetadataOracle.frame(MetadataRoundTripTest.kafkaMessage(cell, random), cell.version());
         switch (random.nextInt(8)) {
             case 0: return null;
-            case 1: return MutatedMetadataTest.mutate(v, random);
+            case 1: return MetadataDumpTextTest.mutate(v, random);
             case 2: { // labelled with a version above the highest (read with the highest's layout, or refused)
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 out.write(1);

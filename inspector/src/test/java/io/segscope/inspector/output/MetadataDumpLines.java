@@ -1,10 +1,15 @@
-package io.segscope.format.coordinator.metadata;
+package io.segscope.inspector.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.format.coordinator.metadata.ControlValue;
+import io.segscope.format.coordinator.metadata.ControlValueDecoder;
+import io.segscope.format.coordinator.metadata.MetadataDecoded;
+import io.segscope.format.coordinator.metadata.MetadataRecordDecoder;
+import io.segscope.format.coordinator.metadata.MetadataResult;
+import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
-import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.ControlRecord;
@@ -18,7 +23,7 @@ import java.util.TreeMap;
 /**
  * Checks segscope's text against the record lines of DumpLogSegments
  * {@code --cluster-metadata-decoder} output: a data record's line ends with {@code " payload: "} and
- * {@link MetadataJson#dumpPayloadText}, a control record's with {@link MetadataJson#controlText}.
+ * {@link KafkaDumpText#metadataPayloadText}, a control record's with {@link KafkaDumpText#controlText}.
  */
 final class MetadataDumpLines {
     /** What one file held. */
@@ -59,7 +64,7 @@ final class MetadataDumpLines {
                         ControlValue v = ControlValueDecoder.decode(batch, r);
                         counts.kinds.merge("control " + ControlRecord.Type.of(typeId) + (v instanceof ControlValue.Message
                                 ? " v" + ((ControlValue.Message) v).printVersion() : ""), 1, Integer::sum);
-                        text = MetadataJson.controlText(v);
+                        text = KafkaDumpText.controlText(v);
                         assertThat(text).as(where + ": " + v).isNotNull();
                         expectedEnd = text;
                     } else {
@@ -67,7 +72,7 @@ final class MetadataDumpLines {
                         counts.kinds.merge(m instanceof MetadataDecoded
                                 ? ((MetadataDecoded) m).typeName() + " v" + ((MetadataDecoded) m).version()
                                 : "unknown " + ((MetadataUnknown) m).reason(), 1, Integer::sum);
-                        expectedEnd = " payload: " + MetadataJson.dumpPayloadText(m, r.offset());
+                        expectedEnd = " payload: " + KafkaDumpText.metadataPayloadText(m, r.offset());
                     }
                     String line = lines.get(r.offset());
                     if (line != null) {

@@ -1,7 +1,13 @@
-package io.segscope.format.coordinator;
+package io.segscope.inspector.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
+import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.coordinator.CoordinatorTopic;
+import io.segscope.format.coordinator.Decoded;
+import io.segscope.format.coordinator.DumpOutput;
+import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
 import io.segscope.format.record.BatchReader;
