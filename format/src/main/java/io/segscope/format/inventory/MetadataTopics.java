@@ -1,0 +1,124 @@
+package io.segscope.format.inventory;
+
+import io.segscope.format.coordinator.metadata.MetadataDecoded;
+import io.segscope.format.coordinator.StructValue;
+import io.segscope.format.io.KafkaUuid;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.record.Tail;
+import io.segscope.format.walk.DecoderChoice;
+import io.segscope.format.walk.RecordContent;
+import io.segscope.format.walk.RecordFilter;
+import io.segscope.format.walk.RecordSink;
+import io.segscope.format.walk.RecordWalk;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The topics the KRaft metadata log knows, replayed from its files (docs/format.md 1.1): the
+ * latest KRaft snapshot, then the log's records past it. {@code TopicRecord} names a topic id,
+ * {@code PartitionRecord} adds a partition, {@code RemoveTopicRecord} deletes the topic. What is
+ * not in the files (a controller's state never written to this broker's copy) is not known.
+ */
+public final class MetadataTopics {
+    /** One topic: its id and partition count. */
+    public record Topic(String name, KafkaUuid id, int partitions) {
+    }
+
+    private final Map<KafkaUuid, String> names = new HashMap<>();
+    private final Map<KafkaUuid, Integer> partitions = new HashMap<>();
+    private long records;
+
+    private MetadataTopics() {
+    }
+
+    /**
+     * Replays the given files of one {@code __cluster_metadata} partition dir (its segments and
+     * KRaft snapshots, in any order).
+     */
+    public static MetadataTopics replay(List<LogFile> metadataFiles) {
+        LogFile snapshot = null;
+        List<LogFile> segments = new ArrayList<>();
+        for (LogFile f : metadataFiles) {
+            if (f.kind() == FileKind.KRAFT_SNAPSHOT && (snapshot == null || f.baseOffset() > snapshot.baseOffset())) {
+                snapshot = f;
+            } else if (f.kind() == FileKind.LOG) {
+                segments.add(f);
+            }
+        }
+        segments.sort(Comparator.comparingLong(LogFile::baseOffset));
+        long from = snapshot == null ? Long.MIN_VALUE : snapshot.baseOffset();
+        List<LogFile> order = new ArrayList<>();
+        if (snapshot != null) {
+            order.add(snapshot);
+        }
+        order.addAll(segments);
+        MetadataTopics topics = new MetadataTopics();
+        RecordWalk walk = new RecordWalk(ReaderOptions.defaults(), DecoderChoice.METADATA, RecordFilter.ALL, Long.MAX_VALUE);
+        walk.walk(order, new RecordSink() {
+            @Override public void beginFile(LogFile file) { }
+            @Override public void batch(LogFile file, Batch batch) { }
+            @Override public void problem(LogFile file, String message) { }
+            @Override public void endFile(LogFile file, Tail tail, long validBytes, long fileSize, String error) { }
+
+            @Override
+            public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
+                // a snapshot holds the state at its end offset; the log adds what came after it
+                if (file.kind() == FileKind.LOG && record.offset() < from) {
+                    return;
+                }
+                if (content instanceof RecordContent.Metadata m && m.result() instanceof MetadataDecoded d) {
+                    topics.apply(d);
+                }
+            }
+        });
+        return topics;
+    }
+
+    private void apply(MetadataDecoded d) {
+        records++;
+        StructValue v = d.value();
+        switch (d.schema().name()) {
+            case "TopicRecord" -> names.put((KafkaUuid) v.get("TopicId"), (String) v.get("Name"));
+            case "PartitionRecord" -> partitions.merge((KafkaUuid) v.get("TopicId"), (Integer) v.get("PartitionId") + 1, Math::max);
+            case "RemoveTopicRecord" -> {
+                KafkaUuid id = (KafkaUuid) v.get("TopicId");
+                names.remove(id);
+                partitions.remove(id);
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** The metadata records replayed. */
+    public long records() {
+        return records;
+    }
+
+    /** The topic of this name, if the metadata log knows it. */
+    public Optional<Topic> topic(String name) {
+        for (Map.Entry<KafkaUuid, String> e : names.entrySet()) {
+            if (e.getValue().equals(name)) {
+                return Optional.of(new Topic(name, e.getKey(), partitions.getOrDefault(e.getKey(), 0)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every topic, by name. */
+    public Map<String, Topic> topics() {
+        Map<String, Topic> out = new TreeMap<>();
+        names.forEach((id, name) -> out.put(name, new Topic(name, id, partitions.getOrDefault(id, 0))));
+        return out;
+    }
+}
