@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
         description = "Reads Apache Kafka's on-disk data offline.",
         subcommands = {io.segscope.inspector.cmd.DumpCommand.class, io.segscope.inspector.cmd.LocateCommand.class,
             io.segscope.inspector.cmd.VerifyCommand.class,
-            io.segscope.inspector.cmd.CompletionCommand.class},
+            io.segscope.inspector.cmd.CompletionCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:findings", "2:usage error", "3:I/O error"})
 public final class Segscope implements Runnable {
@@ -60,6 +60,10 @@ public final class Segscope implements Runnable {
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         io.segscope.inspector.cmd.VerifyCommand.describeKinds(cl.getSubcommands().get("verify"));
+        // `segscope dump -V` prints the version like `segscope -V`
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().version(cl.getCommandSpec().version());
+        }
         cl.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? EXIT_USAGE : EXIT_IO);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             cmd.getErr().println(ex instanceof FormatException ? ex.getMessage() : "segscope: " + ex);

@@ -91,7 +91,7 @@ class VerifyCatalogueTest {
         assertThat(run.exit()).isEqualTo(1);
         String log = dir.resolve("__consumer_offsets-0/00000000000000000000.log").toString();
         assertThat(run.out().split("\n")).contains(
-                log + " 3064 invalid-magic: field magic expected 0, 1 or 2, actual 7; mid-file damage, resynchronised at 3229;"
+                log + " 3064 error invalid-magic: field magic expected 0, 1 or 2, actual 7; mid-file damage, resynchronised at 3229;"
                         + " offsets 20..21 are lost");
         assertThat(run.err()).contains("verify: ").contains("4 errors, 0 warnings, 0 infos");
     }

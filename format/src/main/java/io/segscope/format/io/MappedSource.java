@@ -31,7 +31,7 @@ public final class MappedSource {
             ByteBuffer buf = size == 0 ? ByteBuffer.allocate(0) : ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
             return new BufferSource(buf, name, null);
         } catch (IOException e) {
-            throw FormatException.at(Violation.IO_ERROR, name, 0).note(String.valueOf(e.getMessage())).build(e);
+            throw FormatException.at(Violation.IO_ERROR, name, 0).note(IoReasons.of(e)).build(e);
         }
     }
 

@@ -110,7 +110,7 @@ public final class StreamSource implements ByteSource {
                 n -= skipped;
             }
         } catch (IOException e) {
-            throw FormatException.at(Violation.IO_ERROR, name, bufferStart).note(String.valueOf(e.getMessage())).build(e);
+            throw FormatException.at(Violation.IO_ERROR, name, bufferStart).note(IoReasons.of(e)).build(e);
         }
     }
 
@@ -124,7 +124,7 @@ public final class StreamSource implements ByteSource {
             }
         } catch (IOException e) {
             throw FormatException.at(Violation.IO_ERROR, name, bufferStart + filled)
-                    .note(String.valueOf(e.getMessage())).build(e);
+                    .note(IoReasons.of(e)).build(e);
         }
     }
 

@@ -3,6 +3,7 @@ package io.segscope.format.logdir;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.IoReasons;
 import io.segscope.format.io.MappedSource;
 
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class PathEntry implements FileEntry {
         try {
             return Files.isRegularFile(path) ? Files.size(path) : 0L;
         } catch (IOException e) {
-            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(String.valueOf(e.getMessage())).build(e);
+            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(IoReasons.of(e)).build(e);
         }
     }
 
@@ -60,7 +61,7 @@ public final class PathEntry implements FileEntry {
             s.sorted(Comparator.comparing(p -> p.getFileName().toString())).forEach(p -> out.add(new PathEntry(p)));
             return out;
         } catch (IOException e) {
-            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(String.valueOf(e.getMessage())).build(e);
+            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(IoReasons.of(e)).build(e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.segscope.format.state;
 
+import io.segscope.format.io.IoReasons;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -47,7 +48,7 @@ public record CleanShutdown(int version, long brokerEpoch) {
             throw FormatException.at(Violation.JSON_FORMAT, file, at).expected("JSON")
                     .note(e.getOriginalMessage()).build(e);
         } catch (IOException e) {
-            throw FormatException.at(Violation.IO_ERROR, file, 0).note(String.valueOf(e.getMessage())).build(e);
+            throw FormatException.at(Violation.IO_ERROR, file, 0).note(IoReasons.of(e)).build(e);
         }
         if (brokerEpoch == null) {
             throw FormatException.at(Violation.JSON_FORMAT, file, FormatException.UNKNOWN).field("brokerEpoch")

@@ -72,9 +72,9 @@ public record Finding(Problem problem, String consequence, Severity severity, lo
         return lostFrom >= 0;
     }
 
-    /** {@code file position kind: message}, the text output line. */
+    /** {@code file position severity kind: message}, the text output line. */
     @Override
     public String toString() {
-        return file() + " " + position() + " " + kind() + ": " + message();
+        return file() + " " + position() + " " + severity.label() + " " + kind() + ": " + message();
     }
 }

@@ -43,6 +43,7 @@ final class SegmentVerifier implements BatchVisitor {
     private long fileSize;
     private boolean active;
     private long prevLast;
+    private long nextBase;
     private long segFirst;
     private long segLast;
     private long batches;
@@ -79,16 +80,17 @@ final class SegmentVerifier implements BatchVisitor {
      * @param cleanShutdown true/false when known from the log dir, null when not
      * @param metadataLog true for a segment of the KRaft metadata log ({@code __cluster_metadata-0})
      * @param previousLast the last offset of the partition's previous segment, or -1
+     * @param nextBase the base offset of the partition's next segment, or -1 (the last one)
      * @param epochs where to record leader epochs, or null
      */
     record Context(FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active, Boolean cleanShutdown,
-                   boolean metadataLog, long previousLast, EpochTracker epochs) {
+                   boolean metadataLog, long previousLast, long nextBase, EpochTracker epochs) {
         /** A file of record batches on its own: no indexes, last of its partition, shutdown state unknown. */
-        static final Context ALONE = new Context(null, null, null, true, null, false, -1, null);
+        static final Context ALONE = new Context(null, null, null, true, null, false, -1, -1, null);
 
         /** The same, with what the log dir says of the shutdown. */
         static Context alone(Boolean cleanShutdown) {
-            return new Context(null, null, null, true, cleanShutdown, false, -1, null);
+            return new Context(null, null, null, true, cleanShutdown, false, -1, -1, null);
         }
     }
 
@@ -99,6 +101,7 @@ final class SegmentVerifier implements BatchVisitor {
     Result verify(FileEntry log, long fileBase, Context c) {
         boolean active = c.active();
         long previousLast = c.previousLast();
+        this.nextBase = c.nextBase();
         EpochTracker epochs = c.epochs();
         this.file = log.path();
         this.fileBase = fileBase;
@@ -197,11 +200,19 @@ final class SegmentVerifier implements BatchVisitor {
         long p = d.from();
         long lostFrom = d.lostFrom();
         long lostTo = d.headerLastOffset();
+        String upTo = "";
+        if (nextBase >= 0 && lostFrom >= 0 && nextBase > lostFrom) {
+            // a closed segment held what lies below the next segment's base offset: a cut loses the torn
+            // batch and whatever followed it in this segment, never what the next segment holds
+            upTo = " (up to the next segment's base offset " + nextBase
+                    + (lostTo >= lostFrom && lostTo < nextBase ? "; the torn batch held " + lostFrom + ".." + lostTo : "") + ")";
+            lostTo = nextBase - 1;
+        }
         if (lostFrom >= 0 && lostTo >= 0 && lostTo < lostFrom) {
             lostFrom = -1;
             lostTo = -1;
         }
-        String lost = lostFrom < 0 ? "" : lostTo >= 0 ? "; offsets " + lostFrom + ".." + lostTo + " are lost"
+        String lost = lostFrom < 0 ? "" : lostTo >= 0 ? "; offsets " + lostFrom + ".." + lostTo + " are lost" + upTo
                 : kind == Violation.ZERO_TAIL
                         ? "; nothing from offset " + lostFrom + " on survives (zeros hold no batch: preallocated space,"
                                 + " or writes that never reached the disk)"

@@ -112,7 +112,7 @@ public final class Verifier {
             if (segment != null) {
                 segments.verify(segment.log().orElseThrow(), segment.baseOffset(), new SegmentVerifier.Context(
                         segment.index().orElse(null), segment.timeIndex().orElse(null), segment.txnIndex().orElse(null),
-                        true, null, false, -1, null));
+                        true, null, false, -1, -1, null));
             } else {
                 verifyFile(file);
             }
@@ -191,7 +191,7 @@ public final class Verifier {
             boolean active = i == live.size() - 1;
             SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), new SegmentVerifier.Context(
                     s.index().orElse(null), s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown,
-                    p.name().isMetadataLog(), prevLast, epochs));
+                    p.name().isMetadataLog(), prevLast, active ? -1 : live.get(i + 1).baseOffset(), epochs));
             compacted |= r.compacted();
             if (r.isEmpty() && r.readable()) {
                 if (empty++ == 0) {

@@ -1,6 +1,7 @@
 package io.segscope.format.walk;
 
 import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.LogFile;
@@ -29,6 +30,7 @@ public final class RecordWalk {
     private final long maxBytes;
 
     // per run
+    private int unreadableFiles;
     private long bytesDone;
     private long records;
 
@@ -52,6 +54,7 @@ public final class RecordWalk {
         boolean clean = true;
         bytesDone = 0;
         records = 0;
+        unreadableFiles = 0;
         for (LogFile f : files) {
             Decoding decoding = Decoding.of(f, decoder);
             if (!filter.acceptsFile(f, decoding.isCoordinator())) {
@@ -70,6 +73,11 @@ public final class RecordWalk {
         return clean;
     }
 
+    /** Files of the last walk that could not be read at all (I/O errors: missing, permission denied). */
+    public int unreadableFiles() {
+        return unreadableFiles;
+    }
+
     /** One record file; false when damage kept part of it from being read. */
     private boolean walkRecords(LogFile f, Decoding decoding, RecordSink sink) {
         FileVisitor v = new FileVisitor(f, decoding, sink);
@@ -85,6 +93,9 @@ public final class RecordWalk {
             sink.endFile(f, v.error == null ? end.tail() : null, validBytes,
                     maxBytes == Long.MAX_VALUE ? fileSize : Math.min(fileSize, validBytes), v.error);
         } catch (FormatException e) {
+            if (e.violation() == Violation.IO_ERROR) {
+                unreadableFiles++;
+            }
             sink.endFile(f, null, 0, fileSize, e.getMessage());
             return false;
         }

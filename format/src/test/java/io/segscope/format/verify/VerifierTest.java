@@ -148,8 +148,10 @@ class VerifierTest {
         assertThat(f.file()).isEqualTo(log.toString());
         assertThat(f.position()).isEqualTo(252335);
         assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        // the torn batch held 34..36; what followed it in the segment is lost too, up to the next segment's base
         assertThat(f.lostFrom()).isEqualTo(34);
-        assertThat(f.lostTo()).isEqualTo(36);
+        assertThat(f.lostTo()).isEqualTo(99);
+        assertThat(f.message()).contains("offsets 34..99 are lost (up to the next segment's base offset 100; the torn batch held 34..36)");
     }
 
     @Test

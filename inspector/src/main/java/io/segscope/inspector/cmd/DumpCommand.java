@@ -176,6 +176,9 @@ public final class DumpCommand implements Callable<Integer> {
         };
         Set<FileKind> kinds = OptionValues.FileChoice.kinds(fileKinds);
         try (Inputs inputs = Inputs.resolve(paths, OptionValues.IncludeChoice.includes(include), kinds)) {
+            for (FormatException p : inputs.unreadablePaths()) {
+                err.print(p.getMessage() + "\n");
+            }
             for (FormatException p : inputs.problems()) {
                 err.print(p.getMessage() + "\n");
             }
@@ -187,6 +190,9 @@ public final class DumpCommand implements Callable<Integer> {
             RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes);
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
+            if (!inputs.unreadablePaths().isEmpty() || walk.unreadableFiles() > 0) {
+                return Segscope.EXIT_IO;
+            }
             return clean ? Segscope.EXIT_OK : Segscope.EXIT_FINDINGS;
         } finally {
             writer.flush();

@@ -2,6 +2,7 @@ package io.segscope.inspector.cmd;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.segscope.format.error.Violation;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.KindsTable;
 import io.segscope.format.verify.Severity;
@@ -36,11 +37,12 @@ import java.util.stream.Stream;
             "damage in the middle of a segment (which recovery truncates too, losing the",
             "good batches after it and the partition's later segments).",
             "",
-            "Output: one line per finding, `file position kind: message` (position -1: the",
-            "whole file); or with --format jsonl one object per finding: file, position,",
-            "kind, severity, baseOffset (when known), message, and for resyncs and torn",
-            "tails skippedBytes [from, to) and lostOffsets [first, last] (last null when",
-            "unknown). A summary (files, batches, records, findings) goes to stderr.",
+            "Output: one line per finding, `file position severity kind: message`",
+            "(position -1: the whole file); or with --format jsonl one object per finding:",
+            "file, position, kind, severity, baseOffset (when known), message, and for",
+            "resyncs and torn tails skippedBytes [from, to) and lostOffsets [first, last]",
+            "(last null when unknown). A summary (files, batches, records, findings) goes",
+            "to stderr.",
             "",
             "Kinds of finding: listed after the exit codes."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -62,7 +64,7 @@ public final class VerifyCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Segment or side file, partition dir, log dir, or archive.")
     List<Path> paths;
 
-    @Option(names = "--format", defaultValue = "text", description = "text (default): `file position kind: message`; jsonl.")
+    @Option(names = "--format", defaultValue = "text", description = "text (default): `file position severity kind: message`; jsonl.")
     Format format;
 
     @Option(names = "--min-severity", paramLabel = "LEVEL", defaultValue = "info",
@@ -80,22 +82,20 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        for (Path p : paths) {
-            if (!Files.exists(p)) {
-                err.println(p + ": no such file or directory");
-                return Segscope.EXIT_IO;
-            }
-        }
         JsonGenerator json = format == Format.jsonl ? new JsonFactory().createGenerator(out) : null;
         if (json != null) {
             json.setRootValueSeparator(null);
         }
         long[] shown = new long[Severity.values().length];
+        long[] unreadable = new long[1];
         Verifier verifier = new Verifier(decompression.readerOptions(), f -> {
             if (!f.severity().atLeast(min)) {
                 return;
             }
             shown[f.severity().ordinal()]++;
+            if (f.violation() == Violation.IO_ERROR) {
+                unreadable[0]++;
+            }
             if (json != null) {
                 writeJson(json, f);
                 out.print('\n');
@@ -108,7 +108,10 @@ public final class VerifyCommand implements Callable<Integer> {
         int exit = Segscope.EXIT_OK;
         try {
             for (Path p : paths) {
-                if (!verifyPath(verifier, p)) {
+                if (!Files.exists(p)) {
+                    err.println(p + ": no such file or directory");
+                    exit = Segscope.EXIT_IO;
+                } else if (!verifyPath(verifier, p)) {
                     err.println(p + ": no Kafka segment, partition dir or log dir found there");
                     exit = Segscope.EXIT_IO;
                 }
@@ -125,23 +128,27 @@ public final class VerifyCommand implements Callable<Integer> {
                 + s.findings(Severity.ERROR) + " errors, " + s.findings(Severity.WARNING) + " warnings, "
                 + s.findings(Severity.INFO) + " infos");
         err.flush();
-        if (exit != Segscope.EXIT_OK) {
-            return exit;
+        if (exit != Segscope.EXIT_OK || unreadable[0] > 0) {
+            return Segscope.EXIT_IO;
         }
         return shown[Severity.ERROR.ordinal()] + shown[Severity.WARNING.ordinal()] > 0 ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
     }
 
     /** Bytes of the .log files under the paths (archives count as their size), for the ETA. */
-    private static long totalLogBytes(List<Path> paths) throws IOException {
+    private static long totalLogBytes(List<Path> paths) {
         long total = 0;
         for (Path p : paths) {
-            if (Files.isDirectory(p)) {
-                try (Stream<Path> s = Files.walk(p)) {
-                    total += s.filter(f -> f.getFileName().toString().endsWith(".log") && Files.isRegularFile(f))
-                            .mapToLong(f -> f.toFile().length()).sum();
+            try {
+                if (Files.isDirectory(p)) {
+                    try (Stream<Path> s = Files.walk(p)) {
+                        total += s.filter(f -> f.getFileName().toString().endsWith(".log") && Files.isRegularFile(f))
+                                .mapToLong(f -> f.toFile().length()).sum();
+                    }
+                } else if (Files.isRegularFile(p)) {
+                    total += Files.size(p);
                 }
-            } else {
-                total += Files.size(p);
+            } catch (IOException | UncheckedIOException e) {
+                // only the progress estimate needs it; the walk reports what cannot be read
             }
         }
         return total;

@@ -23,6 +23,7 @@ import java.util.Set;
  */
 public final class Inputs implements AutoCloseable {
     private final List<ArchiveTree> archives = new ArrayList<>();
+    private final List<FormatException> unreadable = new ArrayList<>();
     private final FileListing listing;
     private final LogScanner scanner;
 
@@ -63,22 +64,39 @@ public final class Inputs implements AutoCloseable {
         return listing.problems();
     }
 
+    /**
+     * The paths that could not be read at all (missing, unreadable, nothing Kafka-like there): the
+     * others are read, and the command exits 3 at the end.
+     */
+    public List<FormatException> unreadablePaths() {
+        return unreadable;
+    }
+
     private void add(Path path) {
         if (!Files.exists(path)) {
-            throw FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
-                    .note("no such file or directory").build();
+            unreadable.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
+                    .note("no such file or directory").build());
+            return;
         }
         boolean found;
-        if (Files.isRegularFile(path) && ArchiveTree.isArchive(path)) {
-            ArchiveTree tree = ArchiveTree.open(path);
-            archives.add(tree);
-            found = scanner.scan(tree.root(), listing);
-        } else {
-            found = scanner.scan(path, listing);
+        try {
+            if (Files.isRegularFile(path) && ArchiveTree.isArchive(path)) {
+                ArchiveTree tree = ArchiveTree.open(path);
+                archives.add(tree);
+                found = scanner.scan(tree.root(), listing);
+            } else {
+                found = scanner.scan(path, listing);
+            }
+        } catch (FormatException e) {
+            if (e.violation() != Violation.IO_ERROR) {
+                throw e;
+            }
+            unreadable.add(e);
+            return;
         }
         if (!found) {
-            throw FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
-                    .note("no Kafka segment, partition dir or log dir found there").build();
+            unreadable.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
+                    .note("no Kafka segment, partition dir or log dir found there").build());
         }
     }
 
