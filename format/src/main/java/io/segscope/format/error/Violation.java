@@ -114,6 +114,8 @@ public enum Violation {
             "transient state Kafka tidies at load"),
     UNCLEAN_SHUTDOWN("unclean-shutdown", "info", "log dir",
             "no .kafka_cleanshutdown: the broker did not stop cleanly (or is running)"),
+    UNRECOGNIZED_FILE("unrecognized-file", "error", "any file named on its own",
+            "neither its name nor its content says what Kafka file it is (index files cannot be recognised by content): name its kind with --as"),
     NAME_FORMAT("name-format", "error / warning", "any",
             "a file or dir name Kafka would not parse"),
     IO_ERROR("io-error", "error", "any",

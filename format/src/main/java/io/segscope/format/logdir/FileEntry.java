@@ -28,6 +28,11 @@ public interface FileEntry {
     /** Opens a file read-only. */
     ByteSource open();
 
+    /** True for a file that can be read only once, front to back (standard input, a pipe). */
+    default boolean isStream() {
+        return false;
+    }
+
     /** A file-system entry for {@code path}. */
     static FileEntry of(Path path) {
         return new PathEntry(path);

@@ -55,18 +55,24 @@ public final class FileListing implements LogScanner.Visitor {
     }
 
     @Override
+    public void note(FormatException note) {
+        problems.add(note);
+    }
+
+    @Override
     public void partition(PartitionDir partition, SegmentSet set, List<LogFile> otherFiles, Boolean cleanShutdown) {
         problems.addAll(set.problems());
+        Optional<TopicPartitionName> name = partition.name().isLoose() ? Optional.empty() : Optional.of(partition.name());
         for (Segment s : set.segments()) {
             for (FileKind k : SEGMENT_KINDS) {
                 if (kinds.contains(k)) {
-                    s.file(k).ifPresent(f -> files.add(LogFile.classify(f, Optional.of(partition.name()))));
+                    s.file(k).ifPresent(f -> files.add(LogFile.classify(f, name)));
                 }
             }
         }
         if (kinds.contains(FileKind.SNAPSHOT)) {
             for (SnapshotFile snap : set.snapshots()) {
-                files.add(LogFile.classify(snap.file(), Optional.of(partition.name())));
+                files.add(LogFile.classify(snap.file(), name));
             }
         }
         if (kinds.contains(FileKind.LOG)) {

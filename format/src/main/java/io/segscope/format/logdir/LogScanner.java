@@ -1,5 +1,8 @@
 package io.segscope.format.logdir;
 
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,13 +58,38 @@ public final class LogScanner {
          *     the index files beside it; else null
          */
         void file(LogFile file, Segment segment);
+
+        /** Something the scan noticed about what it was given (a directory read in an unusual way). */
+        default void note(FormatException note) {
+        }
+    }
+
+    /**
+     * Says what a file named on its own is when its name does not (content sniffing, or the kind a
+     * person gave with {@code --as}); files found in directories keep the kind their name gives.
+     */
+    @FunctionalInterface
+    public interface KindResolver {
+        LogFile resolve(LogFile file);
+
+        KindResolver BY_NAME = f -> f;
     }
 
     private final Set<Include> include;
+    private final KindResolver resolver;
 
     /** @param include the transient partition dirs and segment files to list besides the live ones */
     public LogScanner(Set<Include> include) {
+        this(include, KindResolver.BY_NAME);
+    }
+
+    /**
+     * @param include the transient partition dirs and segment files to list besides the live ones
+     * @param resolver what files named on their own are
+     */
+    public LogScanner(Set<Include> include, KindResolver resolver) {
         this.include = include;
+        this.resolver = resolver;
     }
 
     /**
@@ -74,8 +102,10 @@ public final class LogScanner {
             Path parent = path.toAbsolutePath().getParent();
             Optional<TopicPartitionName> parentName = parent == null || parent.getFileName() == null
                     ? Optional.empty() : TopicPartitionName.tryParse(parent.getFileName().toString());
-            LogFile f = LogFile.classify(FileEntry.of(path), parentName);
-            visitor.file(f, f.kind() == FileKind.LOG && f.status() == FileStatus.LIVE ? siblings(path, f.baseOffset()) : null);
+            LogFile f = resolver.resolve(LogFile.classify(FileEntry.of(path), parentName));
+            boolean named = SegmentFileName.parse(f.file().name()).isPresent();
+            visitor.file(f, named && f.kind() == FileKind.LOG && f.status() == FileStatus.LIVE
+                    ? siblings(path, f.baseOffset()) : null);
             return true;
         }
         return scan(FileEntry.of(path), visitor);
@@ -93,7 +123,7 @@ public final class LogScanner {
     private boolean scan(FileEntry entry, Visitor visitor, int depth) {
         switch (InputKind.detect(entry)) {
             case FILE -> {
-                visitor.file(LogFile.classify(entry, Optional.empty()), null);
+                visitor.file(resolver.resolve(LogFile.classify(entry, Optional.empty())), null);
                 return true;
             }
             case LOG_DIR -> {
@@ -105,6 +135,14 @@ public final class LogScanner {
                 return true;
             }
             default -> {
+                if (depth == 0 && holdsSegments(entry)) {
+                    // segments copied into a directory not named <topic>-<partition>: still one partition
+                    visitor.note(FormatException.at(Violation.NAME_FORMAT, entry.path(), FormatException.UNKNOWN)
+                            .note("not named <topic>-<partition>: its segments are read as one partition of an unknown"
+                                    + " topic (give --decoder to decode a coordinator topic's records)").build());
+                    scanPartition(new PartitionDir(entry, TopicPartitionName.loose(entry.name())), null, visitor);
+                    return true;
+                }
                 if (depth >= MAX_SEARCH_DEPTH) {
                     return false;
                 }
@@ -141,10 +179,19 @@ public final class LogScanner {
         List<LogFile> others = new ArrayList<>();
         for (FileEntry e : set.otherFiles()) {
             if (!e.isDirectory()) {
-                others.add(LogFile.classify(e, Optional.of(p.name())));
+                others.add(LogFile.classify(e, p.name().isLoose() ? Optional.empty() : Optional.of(p.name())));
             }
         }
         visitor.partition(p, set, List.copyOf(others), cleanShutdown);
+    }
+
+    private static boolean holdsSegments(FileEntry dir) {
+        for (FileEntry child : dir.children()) {
+            if (!child.isDirectory() && SegmentFileName.parse(child.name()).isPresent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The segment of a {@code .log} named on its own, with the index files beside it. */

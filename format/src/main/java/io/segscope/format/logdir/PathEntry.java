@@ -65,8 +65,23 @@ public final class PathEntry implements FileEntry {
         }
     }
 
+    /** True for a pipe or device: read as a stream, once. */
+    @Override
+    public boolean isStream() {
+        return Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path);
+    }
+
     @Override
     public ByteSource open() {
+        if (isStream()) {
+            return new StreamEntry(name(), path(), () -> {
+                try {
+                    return Files.newInputStream(path);
+                } catch (IOException e) {
+                    throw FormatException.at(Violation.IO_ERROR, path(), 0).note(IoReasons.of(e)).build(e);
+                }
+            }).open();
+        }
         return MappedSource.open(path, path());
     }
 

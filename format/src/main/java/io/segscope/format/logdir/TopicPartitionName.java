@@ -33,6 +33,19 @@ public record TopicPartitionName(String topic, int partition, DirStatus status, 
     public static final String METADATA_TOPIC = "__cluster_metadata";
 
     /**
+     * A directory of segments whose name is not Kafka's: read as one partition of an unknown topic
+     * (the topic is the directory name, the partition -1).
+     */
+    public static TopicPartitionName loose(String dirName) {
+        return new TopicPartitionName(dirName, -1, DirStatus.LIVE, null);
+    }
+
+    /** True for a {@link #loose} name. */
+    public boolean isLoose() {
+        return partition < 0;
+    }
+
+    /**
      * Parses a directory name.
      *
      * @throws FormatException {@code name-format} when Kafka would refuse the name

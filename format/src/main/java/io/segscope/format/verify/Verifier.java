@@ -10,6 +10,7 @@ import io.segscope.format.logdir.FileStatus;
 import io.segscope.format.logdir.Include;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.logdir.LogScanner;
+import io.segscope.format.walk.ContentSniffer;
 import io.segscope.format.logdir.LogDir;
 import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.logdir.Segment;
@@ -48,7 +49,7 @@ import java.nio.file.Path;
 public final class Verifier {
     /** KRaft snapshots of {@code __cluster_metadata}: {@code <offset>-<epoch>.checkpoint}, made of record batches. */
 
-    private final LogScanner scanner = new LogScanner(Include.all());
+    private LogScanner scanner = new LogScanner(Include.all(), ContentSniffer.resolver(null));
     private final Report report;
     private final SegmentVerifier segments;
     private final ProducerSnapshotReader snapshotReader = new ProducerSnapshotReader();
@@ -64,6 +65,12 @@ public final class Verifier {
         Verifier v = new Verifier(ReaderOptions.defaults(), out::add);
         v.verify(entry);
         return out;
+    }
+
+    /** Reads every file named on its own as {@code kind}, whatever its name and content (null: by name, else content). */
+    public Verifier as(FileKind kind) {
+        scanner = new LogScanner(Include.all(), ContentSniffer.resolver(kind));
+        return this;
     }
 
     /** Sets who is told how far the run is (null for nobody). */
@@ -108,11 +115,17 @@ public final class Verifier {
         }
 
         @Override
+        public void note(FormatException note) {
+            report.add(note, Severity.INFO);
+        }
+
+        @Override
         public void file(LogFile file, Segment segment) {
             if (segment != null) {
-                segments.verify(segment.log().orElseThrow(), segment.baseOffset(), new SegmentVerifier.Context(
-                        segment.index().orElse(null), segment.timeIndex().orElse(null), segment.txnIndex().orElse(null),
-                        true, null, false, -1, -1, null));
+                SegmentVerifier.Result r = segments.verify(segment.log().orElseThrow(), segment.baseOffset(),
+                        new SegmentVerifier.Context(segment.index().orElse(null), segment.timeIndex().orElse(null),
+                                segment.txnIndex().orElse(null), true, null, false, -1, -1, null));
+                emptyAlone(r, file);
             } else {
                 verifyFile(file);
             }
@@ -248,11 +261,20 @@ public final class Verifier {
                 "a write that never completed (Kafka writes checkpoints to .tmp and renames); Kafka ignores it");
     }
 
+    /** A segment named on its own with no batch: nothing was verified, which must not look like a clean bill. */
+    private void emptyAlone(SegmentVerifier.Result r, LogFile f) {
+        if (r.readable() && r.isEmpty()) {
+            report.add(f.path(), -1, Violation.EMPTY_SEGMENT, Severity.WARNING, f.baseOffset(),
+                    "no batches: nothing to verify (a segment just rolled is empty in its partition;"
+                            + " named on its own, an empty file is more likely a copy that failed)");
+        }
+    }
+
     /** One file named on its own: a segment file, an index, a snapshot or a side file. */
     private void verifyFile(LogFile f) {
         FileEntry e = f.file();
         switch (f.kind()) {
-            case LOG -> segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE);
+            case LOG -> emptyAlone(segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE), f);
             case KRAFT_SNAPSHOT, BOOTSTRAP_CHECKPOINT -> segments.verify(e, -1, SegmentVerifier.Context.ALONE);
             case SNAPSHOT -> verifySnapshot(e);
             case INDEX, TIME_INDEX, TXN_INDEX -> verifyLoneIndex(e, f.kind(), f.baseOffset());
@@ -262,8 +284,8 @@ public final class Verifier {
             case OFFSET_CHECKPOINT -> parse(e, OffsetCheckpoint::read);
             case PARTITION_METADATA -> parse(e, PartitionMetadata::read);
             case LEADER_EPOCH_CHECKPOINT -> parse(e, LeaderEpochCheckpoint::read);
-            default -> {
-            }
+            default -> report.add(e.path(), -1, Violation.UNRECOGNIZED_FILE, Severity.ERROR, -1,
+                    "not a Kafka file by its name or its content; nothing was checked (name its kind with --as)");
         }
     }
 

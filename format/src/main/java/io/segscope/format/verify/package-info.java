@@ -76,6 +76,7 @@
  * <tr><td>{@code incomplete-cleaner-output}</td><td>warning</td><td>.cleaned, .swap</td><td>cleaner or split work a broker discards (.cleaned) or completes (.swap) at load</td></tr>
  * <tr><td>{@code transient-file}</td><td>info</td><td>.deleted, -delete/-future/-stray dirs</td><td>transient state Kafka tidies at load</td></tr>
  * <tr><td>{@code unclean-shutdown}</td><td>info</td><td>log dir</td><td>no .kafka_cleanshutdown: the broker did not stop cleanly (or is running)</td></tr>
+ * <tr><td>{@code unrecognized-file}</td><td>error</td><td>any file named on its own</td><td>neither its name nor its content says what Kafka file it is (index files cannot be recognised by content): name its kind with --as</td></tr>
  * <tr><td>{@code name-format}</td><td>error / warning</td><td>any</td><td>a file or dir name Kafka would not parse</td></tr>
  * <tr><td>{@code io-error}</td><td>error</td><td>any</td><td>the file could not be read</td></tr>
  * </table>

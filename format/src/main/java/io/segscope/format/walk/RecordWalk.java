@@ -62,6 +62,10 @@ public final class RecordWalk {
             }
             if (f.kind().holdsRecords()) {
                 clean &= walkRecords(f, decoding, sink);
+            } else if (f.kind() == FileKind.OTHER) {
+                sink.problem(f, f.path() + ": " + Violation.UNRECOGNIZED_FILE.kind() + " — not a Kafka file by its name"
+                        + " or its content; nothing was read (name its kind with --as)");
+                clean = false;
             } else {
                 sink.sideFile(f);
             }

@@ -115,6 +115,11 @@ public final class DumpCommand implements Callable<Integer> {
             description = "Also read what Kafka would delete or ignore: deleted, cleaned, swap, delete-dirs, future-dirs, stray-dirs, all.")
     List<OptionValues.IncludeChoice> include;
 
+    @Option(names = "--as", paramLabel = "FILE_KIND", converter = OptionValues.AsConverter.class,
+            completionCandidates = OptionValues.AsConverter.class,
+            description = "What each file named on its own is, whatever its name: log, index, timeindex, txnindex, snapshot, kraft-snapshot, offset-checkpoint, leader-epoch-checkpoint, partition-metadata, meta-properties. Without it: by name, else by content. PATH - is standard input (read as log unless --as says otherwise).")
+    OptionValues.AsChoice as;
+
     @picocli.CommandLine.Mixin
     DecompressionOption decompression;
 
@@ -175,7 +180,8 @@ public final class DumpCommand implements Callable<Integer> {
             default -> new TextDumpWriter(out, err, keyFormat, valueFormat, filter.isFiltering());
         };
         Set<FileKind> kinds = OptionValues.FileChoice.kinds(fileKinds);
-        try (Inputs inputs = Inputs.resolve(paths, OptionValues.IncludeChoice.includes(include), kinds)) {
+        try (Inputs inputs = Inputs.resolve(paths, OptionValues.IncludeChoice.includes(include), kinds,
+                OptionValues.AsChoice.kind(as))) {
             for (FormatException p : inputs.unreadablePaths()) {
                 err.print(p.getMessage() + "\n");
             }

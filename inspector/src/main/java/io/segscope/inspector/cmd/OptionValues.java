@@ -97,6 +97,51 @@ final class OptionValues {
         }
     }
 
+    /** {@code --as}: what a file named on its own is, whatever its name and content say. */
+    enum AsChoice {
+        LOG("log", FileKind.LOG),
+        INDEX("index", FileKind.INDEX),
+        TIME_INDEX("timeindex", FileKind.TIME_INDEX),
+        TXN_INDEX("txnindex", FileKind.TXN_INDEX),
+        SNAPSHOT("snapshot", FileKind.SNAPSHOT),
+        KRAFT_SNAPSHOT("kraft-snapshot", FileKind.KRAFT_SNAPSHOT),
+        OFFSET_CHECKPOINT("offset-checkpoint", FileKind.OFFSET_CHECKPOINT),
+        LEADER_EPOCH_CHECKPOINT("leader-epoch-checkpoint", FileKind.LEADER_EPOCH_CHECKPOINT),
+        PARTITION_METADATA("partition-metadata", FileKind.PARTITION_METADATA),
+        META_PROPERTIES("meta-properties", FileKind.META_PROPERTIES);
+
+        final String label;
+        final FileKind kind;
+
+        AsChoice(String label, FileKind kind) {
+            this.label = label;
+            this.kind = kind;
+        }
+
+        static FileKind kind(AsChoice choice) {
+            return choice == null ? null : choice.kind;
+        }
+    }
+
+    /** Converts {@code --as} values by their labels. */
+    static final class AsConverter implements CommandLine.ITypeConverter<AsChoice>, Iterable<String> {
+        @Override
+        public AsChoice convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            for (AsChoice c : AsChoice.values()) {
+                if (c.label.equals(v)) {
+                    return c;
+                }
+            }
+            throw new CommandLine.TypeConversionException("expected one of " + String.join(", ", this) + " but was '" + value + "'");
+        }
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(AsChoice.values()).map(c -> c.label).iterator();
+        }
+    }
+
     /** Lower-case completion candidates for {@code --key-format}/{@code --value-format}. */
     static final class ByteFormatCandidates implements Iterable<String> {
         @Override

@@ -3,6 +3,7 @@ package io.segscope.inspector.cmd;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.error.Violation;
+import io.segscope.format.logdir.StreamEntry;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.KindsTable;
 import io.segscope.format.verify.Severity;
@@ -72,6 +73,11 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "Print findings at least this severe: info (default), warning or error. Also sets what counts for the exit code.")
     Severity min;
 
+    @Option(names = "--as", paramLabel = "FILE_KIND", converter = OptionValues.AsConverter.class,
+            completionCandidates = OptionValues.AsConverter.class,
+            description = "What each file named on its own is, whatever its name: log, index, timeindex, txnindex, snapshot, kraft-snapshot, offset-checkpoint, leader-epoch-checkpoint, partition-metadata, meta-properties. Without it: by name, else by content. PATH - is standard input (read as log unless --as says otherwise).")
+    OptionValues.AsChoice as;
+
     @picocli.CommandLine.Mixin
     DecompressionOption decompression;
 
@@ -107,8 +113,11 @@ public final class VerifyCommand implements Callable<Integer> {
         verifier.progress((bytes, batches, records) -> progress.update(bytes, records));
         int exit = Segscope.EXIT_OK;
         try {
+            verifier.as(OptionValues.AsChoice.kind(as));
             for (Path p : paths) {
-                if (!Files.exists(p)) {
+                if (p.toString().equals("-")) {
+                    verifier.verify(StreamEntry.stdin());
+                } else if (!Files.exists(p)) {
                     err.println(p + ": no such file or directory");
                     exit = Segscope.EXIT_IO;
                 } else if (!verifyPath(verifier, p)) {

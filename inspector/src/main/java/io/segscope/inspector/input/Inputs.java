@@ -8,6 +8,8 @@ import io.segscope.format.logdir.Include;
 import io.segscope.format.logdir.LogDir;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.logdir.LogScanner;
+import io.segscope.format.logdir.StreamEntry;
+import io.segscope.format.walk.ContentSniffer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,9 +29,9 @@ public final class Inputs implements AutoCloseable {
     private final FileListing listing;
     private final LogScanner scanner;
 
-    private Inputs(Set<Include> include, Set<FileKind> kinds) {
+    private Inputs(Set<Include> include, Set<FileKind> kinds, FileKind as) {
         this.listing = new FileListing(kinds);
-        this.scanner = new LogScanner(include);
+        this.scanner = new LogScanner(include, ContentSniffer.resolver(as));
     }
 
     /**
@@ -38,7 +40,15 @@ public final class Inputs implements AutoCloseable {
      *     always taken)
      */
     public static Inputs resolve(List<Path> paths, Set<Include> include, Set<FileKind> kinds) {
-        Inputs inputs = new Inputs(include, kinds);
+        return resolve(paths, include, kinds, null);
+    }
+
+    /**
+     * @param as what every file named on its own is, whatever its name and content say; null: by
+     *     name, else by content ({@code -} is standard input, read as record batches by default)
+     */
+    public static Inputs resolve(List<Path> paths, Set<Include> include, Set<FileKind> kinds, FileKind as) {
+        Inputs inputs = new Inputs(include, kinds, as);
         try {
             for (Path p : paths) {
                 inputs.add(p);
@@ -73,6 +83,10 @@ public final class Inputs implements AutoCloseable {
     }
 
     private void add(Path path) {
+        if (path.toString().equals("-")) {
+            scanner.scan(StreamEntry.stdin(), listing);
+            return;
+        }
         if (!Files.exists(path)) {
             unreadable.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
                     .note("no such file or directory").build());

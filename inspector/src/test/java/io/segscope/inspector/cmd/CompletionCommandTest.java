@@ -22,6 +22,8 @@ class CompletionCommandTest {
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {
         "dump | --files | log index timeindex txnindex snapshot all",
+        "dump | --as | log index timeindex txnindex snapshot kraft-snapshot offset-checkpoint leader-epoch-checkpoint partition-metadata meta-properties",
+        "verify | --as | log index timeindex txnindex snapshot kraft-snapshot offset-checkpoint leader-epoch-checkpoint partition-metadata meta-properties",
         "dump | --include | deleted cleaned swap delete-dirs future-dirs stray-dirs all",
         "dump | --key-format | text hex base64",
         "dump | --value-format | text hex base64",
