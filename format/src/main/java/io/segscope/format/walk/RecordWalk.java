@@ -8,6 +8,7 @@ import io.segscope.format.record.Batch;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.record.RecordIterator;
+import io.segscope.format.walk.spi.RecordDecoders;
 
 import java.util.List;
 
@@ -27,6 +28,7 @@ public final class RecordWalk {
     private final DecoderChoice decoder;
     private final RecordFilter filter;
     private final long maxBytes;
+    private final RecordDecoders plugins;
 
     // per run
     private long bytesDone;
@@ -36,6 +38,15 @@ public final class RecordWalk {
      * @param maxBytes read at most this many bytes of each file (batches that end past it are not read)
      */
     public RecordWalk(ReaderOptions options, DecoderChoice decoder, RecordFilter filter, long maxBytes) {
+        this(options, decoder, filter, maxBytes, RecordDecoders.NONE);
+    }
+
+    /**
+     * @param plugins decoders consulted for user topics ({@link Decoding#of(LogFile, DecoderChoice, RecordDecoders)})
+     */
+    public RecordWalk(ReaderOptions options, DecoderChoice decoder, RecordFilter filter, long maxBytes,
+                      RecordDecoders plugins) {
+        this.plugins = plugins;
         this.segments = new SegmentWalk(options);
         this.decoder = decoder;
         this.filter = filter;
@@ -53,7 +64,7 @@ public final class RecordWalk {
         bytesDone = 0;
         records = 0;
         for (LogFile f : files) {
-            Decoding decoding = Decoding.of(f, decoder);
+            Decoding decoding = Decoding.of(f, decoder, plugins);
             if (!filter.acceptsFile(f, decoding.isCoordinator())) {
                 continue;
             }
