@@ -112,7 +112,7 @@ public final class Verifier {
             if (segment != null) {
                 segments.verify(segment.log().orElseThrow(), segment.baseOffset(), new SegmentVerifier.Context(
                         segment.index().orElse(null), segment.timeIndex().orElse(null), segment.txnIndex().orElse(null),
-                        true, null, false, -1, null));
+                        true, null, false, -1, null).forTopic(file.topic().orElse(null)));
             } else {
                 verifyFile(file);
             }
@@ -191,7 +191,7 @@ public final class Verifier {
             boolean active = i == live.size() - 1;
             SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), new SegmentVerifier.Context(
                     s.index().orElse(null), s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown,
-                    p.name().isMetadataLog(), prevLast, epochs));
+                    p.name().isMetadataLog(), prevLast, epochs).forTopic(p.name().topic()));
             compacted |= r.compacted();
             if (r.isEmpty() && r.readable()) {
                 if (empty++ == 0) {
@@ -252,7 +252,7 @@ public final class Verifier {
     private void verifyFile(LogFile f) {
         FileEntry e = f.file();
         switch (f.kind()) {
-            case LOG -> segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE);
+            case LOG -> segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE.forTopic(f.topic().orElse(null)));
             case KRAFT_SNAPSHOT, BOOTSTRAP_CHECKPOINT -> segments.verify(e, -1, SegmentVerifier.Context.ALONE);
             case SNAPSHOT -> verifySnapshot(e);
             case INDEX, TIME_INDEX, TXN_INDEX -> verifyLoneIndex(e, f.kind(), f.baseOffset());
