@@ -31,6 +31,7 @@ class VerifyCatalogueTest {
             bad-magic;                  __consumer_offsets-0/00000000000000000000.log;       invalid-magic;             3064; error;   3064 3229; 20 21
             bad-magic;                  __consumer_offsets-0/00000000000000000000.log;       resync;                    3229; error;   3064 3229; 20 21
             records-count-crc-valid;    __consumer_offsets-0/00000000000000000000.log;       invalid-record-count;      3229; error;   -;         -
+            malformed-offset-commit-value; __consumer_offsets-0/00000000000000000000.log;    invalid-coordinator-value; 2258; error;   -;         -
             index-inside-batch;         __consumer_offsets-0/00000000000000000000.index;     index-mismatch;            0;    error;   -;         -
             time-index-out-of-order;    __consumer_offsets-0/00000000000000000000.timeindex; index-order;               24;   error;   -;         -
             snapshot-bad-crc;           legacy-gzip-0/00000000000000000100.snapshot;         crc-mismatch;              2;    error;   -;         -
@@ -82,6 +83,21 @@ class VerifyCatalogueTest {
         try (var dirs = Files.list(Corpus.resolve("corrupt"))) {
             dirs.filter(Files::isDirectory).forEach(d -> assertThat(readme).contains("| `" + d.getFileName() + "` |"));
         }
+    }
+
+    @Test
+    void aMalformedCoordinatorRecordNamesItsOffsetAndField() {
+        Path dir = Corpus.resolve("corrupt/malformed-offset-commit-value");
+        Run run = Run.of("verify", dir.toString());
+        assertThat(run.exit()).isEqualTo(1);
+        String log = dir.resolve("__consumer_offsets-0/00000000000000000000.log").toString();
+        assertThat(run.out()).startsWith(log + " 2258 invalid-coordinator-value: field OffsetCommitValue.metadata")
+                .contains("record at offset 16 (CRC valid)")
+                .contains("the group coordinator would fail to load this partition");
+        assertThat(run.err()).contains("1 errors, 0 warnings");
+        // the same bytes, undamaged, and the whole clean corpus: no such finding
+        Run clean = Run.of("verify", "--format", "jsonl", Corpus.resolve("synthetic").toString(), Corpus.resolve("corpus").toString());
+        assertThat(clean.out()).doesNotContain("invalid-coordinator").doesNotContain("unknown-value-version");
     }
 
     @Test

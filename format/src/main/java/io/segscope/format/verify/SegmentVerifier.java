@@ -1,5 +1,12 @@
 package io.segscope.format.verify;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
+import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.coordinator.CoordinatorTopic;
+import io.segscope.format.coordinator.RecordSchema;
+import io.segscope.format.coordinator.Unknown;
+import io.segscope.format.coordinator.UnknownReason;
+import io.segscope.format.coordinator.group.OffsetCommitView;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Problem;
 import io.segscope.format.error.Violation;
@@ -15,6 +22,7 @@ import io.segscope.format.record.Tail;
 import io.segscope.format.walk.BatchVisitor;
 import io.segscope.format.walk.Damage;
 import io.segscope.format.walk.SegmentWalk;
+import java.nio.ByteBuffer;
 
 
 /**
@@ -53,6 +61,8 @@ final class SegmentVerifier implements BatchVisitor {
     private long gapFirstBase;
     private boolean compacted;
     private EpochTracker epochs;
+    private CoordinatorRecordDecoder coordinator;
+    private final OffsetCommitView offsetCommit = new OffsetCommitView();
     // a resync waiting for the next good batch's base offset
     private Finding pendingResync;
     private Finding pendingDamage;
@@ -82,9 +92,21 @@ final class SegmentVerifier implements BatchVisitor {
      * @param previousLast the last offset of the partition's previous segment, or -1
      * @param nextBase the base offset of the partition's next segment, or -1 (the last one)
      * @param epochs where to record leader epochs, or null
+     * @param coordinator the coordinator topic the segment belongs to, or null
      */
     record Context(FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active, Boolean cleanShutdown,
-                   boolean metadataLog, long previousLast, long nextBase, EpochTracker epochs) {
+                   boolean metadataLog, long previousLast, long nextBase, EpochTracker epochs, CoordinatorTopic coordinator) {
+        Context(FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active, Boolean cleanShutdown,
+                boolean metadataLog, long previousLast, long nextBase, EpochTracker epochs) {
+            this(index, timeIndex, txnIndex, active, cleanShutdown, metadataLog, previousLast, nextBase, epochs, null);
+        }
+
+        /** The same, for a segment of {@code topic} (its records are checked as its coordinator loads them). */
+        Context forTopic(String topic) {
+            return new Context(index, timeIndex, txnIndex, active, cleanShutdown, metadataLog, previousLast, nextBase, epochs,
+                    topic == null ? null : CoordinatorTopic.forTopicName(topic));
+        }
+
         /** A file of record batches on its own: no indexes, last of its partition, shutdown state unknown. */
         static final Context ALONE = new Context(null, null, null, true, null, false, -1, -1, null);
 
@@ -114,6 +136,7 @@ final class SegmentVerifier implements BatchVisitor {
         this.gapBatches = 0;
         this.compacted = false;
         this.epochs = epochs;
+        this.coordinator = c.coordinator() == null ? null : CoordinatorRecordDecoder.forTopic(c.coordinator());
         this.pendingResync = null;
         this.pendingDamage = null;
         report.stats.files++;
@@ -301,6 +324,9 @@ final class SegmentVerifier implements BatchVisitor {
                 if (o > maxRecord) {
                     maxRecord = o;
                 }
+                if (coordinator != null && !control && b.isValid() && r.isValid()) {
+                    checkCoordinatorRecord(b, r);
+                }
                 if (!r.isValid() && !innerCrcReported) {
                     innerCrcReported = true;
                     report.add(file, position, Violation.CRC_MISMATCH, Severity.ERROR, last,
@@ -373,6 +399,45 @@ final class SegmentVerifier implements BatchVisitor {
                 gapFirstBase = base;
             }
         }
+    }
+
+    /**
+     * What the topic's coordinator makes of a record when it loads the partition (Kafka 4.4.0's
+     * {@code CoordinatorLoaderImpl} over {@code CoordinatorRecordSerde}): a record type it does not
+     * know is skipped (and types 9 and 18, which only earlier releases wrote, are such types); a
+     * missing or malformed key, a value version its type does not define or a value that does not
+     * parse throws, and the load of the whole partition fails. Offset commits, nearly every record
+     * of {@code __consumer_offsets}, are read with an allocation-free view first.
+     */
+    private void checkCoordinatorRecord(Batch b, LogRecord r) {
+        ByteBuffer keyBuf = r.hasKey() ? r.buffer() : null;
+        ByteBuffer valueBuf = r.hasValue() ? r.buffer() : null;
+        if (coordinator == CoordinatorRecordDecoder.consumerOffsets()
+                && offsetCommit.wrap(keyBuf, r.keyOffset(), r.keyLength(), valueBuf, r.valueOffset(), r.valueLength())) {
+            return;
+        }
+        CoordinatorResult result = coordinator.decode(keyBuf, r.keyOffset(), r.keyLength(), valueBuf, r.valueOffset(),
+                r.valueLength());
+        if (!(result instanceof Unknown u) || u.reason() == UnknownReason.UNKNOWN_RECORD_TYPE) {
+            return;
+        }
+        RecordSchema schema = u.recordType() >= 0 ? coordinator.schemas().forType(u.recordType()) : null;
+        if (schema != null && !schema.inKafka440()) {
+            return; // a type only earlier releases wrote: 4.4.0's loader skips it as unknown
+        }
+        boolean value = u.reason() == UnknownReason.MALFORMED_VALUE || u.reason() == UnknownReason.UNKNOWN_VALUE_VERSION;
+        String field = u.field() != null ? u.field() : value ? "value" : "key";
+        String name = switch (u.topic()) {
+            case CONSUMER_OFFSETS -> "group";
+            case TRANSACTION_STATE -> "transaction";
+            case SHARE_GROUP_STATE -> "share";
+        };
+        Problem p = new Problem(u.reason().violation(), file, b.position(), b.magic() >= 2 ? b.baseOffset() : r.offset(), field, null,
+                "type " + u.recordType() + (u.valueVersion() >= 0 ? " version " + u.valueVersion() : ""),
+                "record at offset " + r.offset() + " (CRC valid): " + u.kafkaMessage()
+                        + (u.kafkaMessage().contains(u.detail()) ? "" : " (" + u.detail() + ")"));
+        report.add(new Finding(p, "; the " + name + " coordinator would fail to load this partition (Kafka 4.4.0's"
+                + " loader throws on it and the partition's coordinator stays unavailable)", Severity.ERROR, -1, -1, -1, -1));
     }
 
     private short controlType(Batch b, LogRecord r) {

@@ -124,7 +124,8 @@ public final class Verifier {
             if (segment != null) {
                 SegmentVerifier.Result r = segments.verify(segment.log().orElseThrow(), segment.baseOffset(),
                         new SegmentVerifier.Context(segment.index().orElse(null), segment.timeIndex().orElse(null),
-                                segment.txnIndex().orElse(null), true, null, false, -1, -1, null));
+                                segment.txnIndex().orElse(null), true, null, false, -1, -1, null)
+                                .forTopic(file.topic().orElse(null)));
                 emptyAlone(r, file);
             } else {
                 verifyFile(file);
@@ -204,7 +205,8 @@ public final class Verifier {
             boolean active = i == live.size() - 1;
             SegmentVerifier.Result r = segments.verify(s.log().orElseThrow(), s.baseOffset(), new SegmentVerifier.Context(
                     s.index().orElse(null), s.timeIndex().orElse(null), s.txnIndex().orElse(null), active, cleanShutdown,
-                    p.name().isMetadataLog(), prevLast, active ? -1 : live.get(i + 1).baseOffset(), epochs));
+                    p.name().isMetadataLog(), prevLast, active ? -1 : live.get(i + 1).baseOffset(), epochs)
+                    .forTopic(p.name().topic()));
             compacted |= r.compacted();
             if (r.isEmpty() && r.readable()) {
                 if (empty++ == 0) {
@@ -274,7 +276,8 @@ public final class Verifier {
     private void verifyFile(LogFile f) {
         FileEntry e = f.file();
         switch (f.kind()) {
-            case LOG -> emptyAlone(segments.verify(e, f.baseOffset(), SegmentVerifier.Context.ALONE), f);
+            case LOG -> emptyAlone(segments.verify(e, f.baseOffset(),
+                    SegmentVerifier.Context.ALONE.forTopic(f.topic().orElse(null))), f);
             case KRAFT_SNAPSHOT, BOOTSTRAP_CHECKPOINT -> segments.verify(e, -1, SegmentVerifier.Context.ALONE);
             case SNAPSHOT -> verifySnapshot(e);
             case INDEX, TIME_INDEX, TXN_INDEX -> verifyLoneIndex(e, f.kind(), f.baseOffset());

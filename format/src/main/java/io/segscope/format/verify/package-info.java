@@ -61,6 +61,9 @@
  * <tr><td>{@code properties-version}</td><td>error</td><td>meta.properties</td><td>a meta.properties version Kafka does not know</td></tr>
  * <tr><td>{@code json-format}</td><td>error</td><td>.kafka_cleanshutdown</td><td>a JSON side file that does not parse or lacks a field</td></tr>
  * <tr><td>{@code orphan-index}</td><td>warning / info</td><td>index files</td><td>index files without their .log (info for .deleted ones, which Kafka deletes one by one)</td></tr>
+ * <tr><td>{@code unknown-value-version}</td><td>error</td><td>coordinator .log</td><td>a CRC-valid coordinator record whose value version its type does not define: Kafka 4.4.0's coordinator loader throws on it, so the coordinator would fail to load the partition (dump prints it raw)</td></tr>
+ * <tr><td>{@code invalid-coordinator-key}</td><td>error</td><td>coordinator .log</td><td>a CRC-valid coordinator record whose key is missing, too short or does not parse with its schema: the coordinator would fail to load the partition (unknown record types are skipped, not reported)</td></tr>
+ * <tr><td>{@code invalid-coordinator-value}</td><td>error</td><td>coordinator .log</td><td>a CRC-valid coordinator record whose value is too short or does not parse with its schema: the coordinator would fail to load the partition</td></tr>
  * <tr><td>{@code resync}</td><td>error</td><td>.log</td><td>good batches resume here after damage; skippedBytes and lostOffsets say what was lost. The damage itself is reported at the start of the skipped range with its own kind and the same ranges</td></tr>
  * <tr><td>{@code segment-base-offset}</td><td>error</td><td>.log</td><td>the first batch starts below the base offset of the file name (above it is normal after compaction)</td></tr>
  * <tr><td>{@code relative-offset-overflow}</td><td>warning</td><td>.log</td><td>an offset more than Integer.MAX_VALUE above the base offset: indexes cannot address it; Kafka splits such a segment</td></tr>

@@ -7,7 +7,8 @@ import io.segscope.format.record.ControlRecord;
 
 /**
  * What a record says, as far as segscope understands it: a coordinator record (decoded or
- * unknown), a KRaft metadata record, a control record, or plain bytes.
+ * unknown), a KRaft metadata record, a {@code __remote_log_metadata} record, a record a decoder
+ * plugin read, a control record, or plain bytes.
  */
 public sealed interface RecordContent {
     /** Key and value are opaque bytes of a user topic. */
@@ -21,6 +22,25 @@ public sealed interface RecordContent {
 
     /** A record of the KRaft metadata log ({@code __cluster_metadata}) or of a KRaft snapshot. */
     record Metadata(MetadataResult result) implements RecordContent {
+    }
+
+    /**
+     * A record of {@code __remote_log_metadata} (tiered storage), framed as metadata records are,
+     * decoded with {@link io.segscope.format.coordinator.remote.RemoteLogMetadataSchemas}.
+     */
+    record RemoteLogMetadata(MetadataResult result) implements RecordContent {
+    }
+
+    /**
+     * A record of a user topic decoded by a {@link io.segscope.format.walk.spi.RecordDecoder}
+     * found on the classpath or the decoder path.
+     *
+     * @param decoder the decoder's name
+     * @param key what it made of the key (JSON-ish: Map, List, String, Number, Boolean or null), or null
+     * @param value what it made of the value, or null
+     * @param error why it failed (its exception), or null
+     */
+    record Plugin(String decoder, Object key, Object value, String error) implements RecordContent {
     }
 
     /**

@@ -12,6 +12,7 @@ import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.metadata.MetadataRecordSchema;
 import io.segscope.format.coordinator.metadata.MetadataSchemas;
+import io.segscope.format.coordinator.remote.RemoteLogMetadataSchemas;
 import io.segscope.format.record.ControlRecord;
 
 import java.util.ArrayList;
@@ -70,6 +71,10 @@ public final class RecordFilter {
             }
         }
         for (MetadataRecordSchema m : MetadataSchemas.RECORDS) {
+            out.add(m.name());
+            out.add(m.typeName());
+        }
+        for (MetadataRecordSchema m : RemoteLogMetadataSchemas.RECORDS) {
             out.add(m.name());
             out.add(m.typeName());
         }
@@ -169,6 +174,9 @@ public final class RecordFilter {
             return owners.isEmpty() && (types.isEmpty() || types.contains("control") || types.contains(normal(c.type().name())));
         }
         if (content instanceof RecordContent.Metadata m) {
+            return owners.isEmpty() && (types.isEmpty() || acceptsMetadataType(m.result()));
+        }
+        if (content instanceof RecordContent.RemoteLogMetadata m) {
             return owners.isEmpty() && (types.isEmpty() || acceptsMetadataType(m.result()));
         }
         return owners.isEmpty() && types.isEmpty();

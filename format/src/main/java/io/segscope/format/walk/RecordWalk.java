@@ -9,6 +9,7 @@ import io.segscope.format.record.Batch;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.record.RecordIterator;
+import io.segscope.format.walk.spi.RecordDecoders;
 
 import java.util.List;
 
@@ -28,6 +29,7 @@ public final class RecordWalk {
     private final DecoderChoice decoder;
     private final RecordFilter filter;
     private final long maxBytes;
+    private final RecordDecoders plugins;
 
     // per run
     private int unreadableFiles;
@@ -38,6 +40,15 @@ public final class RecordWalk {
      * @param maxBytes read at most this many bytes of each file (batches that end past it are not read)
      */
     public RecordWalk(ReaderOptions options, DecoderChoice decoder, RecordFilter filter, long maxBytes) {
+        this(options, decoder, filter, maxBytes, RecordDecoders.NONE);
+    }
+
+    /**
+     * @param plugins decoders consulted for user topics ({@link Decoding#of(LogFile, DecoderChoice, RecordDecoders)})
+     */
+    public RecordWalk(ReaderOptions options, DecoderChoice decoder, RecordFilter filter, long maxBytes,
+                      RecordDecoders plugins) {
+        this.plugins = plugins;
         this.segments = new SegmentWalk(options);
         this.decoder = decoder;
         this.filter = filter;
@@ -56,7 +67,7 @@ public final class RecordWalk {
         records = 0;
         unreadableFiles = 0;
         for (LogFile f : files) {
-            Decoding decoding = Decoding.of(f, decoder);
+            Decoding decoding = Decoding.of(f, decoder, plugins);
             if (!filter.acceptsFile(f, decoding.isCoordinator())) {
                 continue;
             }

@@ -46,10 +46,11 @@ public final class DumpCommand implements Callable<Integer> {
     enum Format { text, kafka, jsonl }
 
     enum Decoder {
-        auto, offsets, transactions, share, metadata, none;
+        auto, offsets, transactions, share, metadata, remote, none;
 
         DecoderChoice choice() {
-            return DecoderChoice.valueOf(name().toUpperCase(java.util.Locale.ROOT));
+            return this == remote ? DecoderChoice.REMOTE_LOG_METADATA
+                    : DecoderChoice.valueOf(name().toUpperCase(java.util.Locale.ROOT));
         }
     }
 
@@ -69,8 +70,16 @@ public final class DumpCommand implements Callable<Integer> {
     ByteFormat valueFormat;
 
     @Option(names = "--decoder", defaultValue = "auto",
-            description = "Record decoder: auto (by topic name), offsets, transactions, share, metadata (KRaft) or none.")
+            description = "Record decoder: auto (by topic name), offsets, transactions, share, metadata (KRaft),"
+                    + " remote (__remote_log_metadata) or none.")
     Decoder decoder;
+
+    @Option(names = "--decoder-path", paramLabel = "DIR|JAR",
+            description = "Load record decoder plugins (io.segscope.format.walk.spi.RecordDecoder, found with"
+                    + " ServiceLoader) from this jar, or from this dir (its jars, and the dir itself as a class dir)."
+                    + " Plugins on the classpath are always loaded. They decode the user topics they handle (--decoder auto)."
+                    + " Repeatable.")
+    List<Path> decoderPath = new java.util.ArrayList<>();
 
     @Option(names = "--print-data-log", description = "With --format kafka: print keys and payloads of other topics, as Kafka's --print-data-log.")
     boolean printDataLog;
@@ -193,7 +202,8 @@ public final class DumpCommand implements Callable<Integer> {
                 total += f.file().size();
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
-            RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes);
+            RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes,
+                    DecoderPath.load(decoderPath, spec.commandLine()));
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
             if (!inputs.unreadablePaths().isEmpty() || walk.unreadableFiles() > 0) {

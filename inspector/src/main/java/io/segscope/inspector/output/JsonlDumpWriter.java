@@ -10,6 +10,7 @@ import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
 import io.segscope.format.json.MetadataJson;
+import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -80,6 +81,9 @@ public final class JsonlDumpWriter implements DumpWriter {
             g.writeStringField("timestampType", r.timestampType().kafkaName);
             g.writeNumberField("sequence", r.sequence());
             writeHeaders(r);
+            if (content instanceof RecordContent.RemoteLogMetadata rm) {
+                content = new RecordContent.Metadata(rm.result());
+            }
             if (content instanceof RecordContent.Control c) {
                 g.writeObjectFieldStart("control");
                 if (c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN) {
@@ -146,7 +150,20 @@ public final class JsonlDumpWriter implements DumpWriter {
                 writeBase64("key", u.key());
                 writeBase64("value", u.value());
                 g.writeEndObject();
+            } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
+                g.writeStringField("decoder", p.decoder());
+                g.writeFieldName("key");
+                PluginJson.write(g, r.hasKey() ? p.key() : null);
+                g.writeFieldName("value");
+                PluginJson.write(g, r.hasValue() ? p.value() : null);
             } else {
+                if (content instanceof RecordContent.Plugin p) {
+                    g.writeObjectFieldStart("error");
+                    g.writeStringField("reason", "decoder-failed");
+                    g.writeStringField("decoder", p.decoder());
+                    g.writeStringField("message", p.error());
+                    g.writeEndObject();
+                }
                 writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
                 writeBytes("value", valueFormat, r, r.valueOffset(), r.valueLength());
             }

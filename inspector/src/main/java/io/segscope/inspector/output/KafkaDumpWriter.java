@@ -1,6 +1,8 @@
 package io.segscope.inspector.output;
 
 import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.coordinator.remote.RemoteLogMetadataText;
+import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -122,6 +124,16 @@ public final class KafkaDumpWriter implements DumpWriter {
             appendControl(c);
         } else if (content instanceof RecordContent.Metadata m) {
             line.append(" payload: ").append(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
+        } else if (content instanceof RecordContent.RemoteLogMetadata m) {
+            line.append(" payload: ").append(RemoteLogMetadataText.payloadText(m.result(), r.offset()));
+        } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
+            // as DumpLogSegments' --key-decoder-class/--value-decoder-class print: key then payload, when present
+            if (r.hasKey()) {
+                line.append(" key: ").append(PluginJson.plainText(p.key()));
+            }
+            if (r.hasValue()) {
+                line.append(" payload: ").append(PluginJson.plainText(p.value()));
+            }
         } else if (content instanceof RecordContent.Coordinator c) {
             CoordinatorResult result = c.result();
             line.append(" key: ").append(KafkaDumpText.keyText(result, r.offset()));

@@ -8,6 +8,7 @@ import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
 import io.segscope.format.json.MetadataJson;
+import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
@@ -110,6 +111,9 @@ public final class TextDumpWriter implements DumpWriter {
         if (b.producerId() >= 0 && r.sequence() >= 0) {
             line.append(" seq ").append(r.sequence());
         }
+        if (content instanceof RecordContent.RemoteLogMetadata rm) {
+            content = new RecordContent.Metadata(rm.result());
+        }
         if (content instanceof RecordContent.Control c) {
             line.append(" control ").append(c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN
                     ? "type " + c.typeId() : c.type().name());
@@ -149,7 +153,14 @@ public final class TextDumpWriter implements DumpWriter {
                 }
                 line.append(": ").append(u.kafkaMessage());
             }
+        } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
+            line.append(" decoder ").append(quote(p.decoder()))
+                    .append(" key ").append(r.hasKey() ? PluginJson.text(p.key()) : "null")
+                    .append(" value ").append(r.hasValue() ? PluginJson.text(p.value()) : "null");
         } else {
+            if (content instanceof RecordContent.Plugin p) {
+                line.append(" decoder ").append(quote(p.decoder())).append(" ERROR ").append(p.error());
+            }
             line.append(" key ").append(render(keyFormat, r, r.keyOffset(), r.keyLength()));
             line.append(" value ").append(render(valueFormat, r, r.valueOffset(), r.valueLength()));
         }

@@ -141,6 +141,44 @@ public final class CorruptCatalogue {
         row("records-count-crc-valid", dir, LOG, "recordsCount of the batch of offsets 22..24 set to 5 (it holds 3), CRC recomputed",
                 "invalid-record-count", "error", v2c.position(), "", "");
 
+        // 6b. a CRC-valid offset commit whose value does not parse: the group coordinator fails to load the partition
+        dir = copy("malformed-offset-commit-value", CONSUMER_OFFSETS);
+        byte[] badValue = log.clone();
+        ByteBuffer mb = ByteBuffer.wrap(badValue);
+        int[] cur = {v2a.position() + 61};         // the batch's records (uncompressed)
+        int valuePos = -1;
+        int valueOffsetDelta = -1;
+        for (int i = 0; i < mb.getInt(v2a.position() + 57) && valuePos < 0; i++) {
+            int length = varint(badValue, cur);     // record length
+            int next = cur[0] + length;
+            cur[0]++;                               // attributes
+            varint(badValue, cur);                  // timestampDelta
+            int offsetDelta = varint(badValue, cur);
+            int keyLen = varint(badValue, cur);
+            cur[0] += Math.max(keyLen, 0);
+            int valueLen = varint(badValue, cur);
+            if (valueLen >= 10) {                   // the first record with a value (not a tombstone)
+                valuePos = cur[0];
+                valueOffsetDelta = offsetDelta;
+            }
+            cur[0] = next;
+        }
+        short valueVersion = mb.getShort(valuePos);
+        int lengthPos = valuePos + 2 + 8 + (valueVersion >= 3 ? 4 : 0);
+        if (valueVersion >= 4) {
+            badValue[lengthPos] = 0x7f;             // compact metadata string of 126 bytes: runs past the value
+        } else {
+            mb.putShort(lengthPos, Short.MAX_VALUE); // metadata string of 32767 bytes: runs past the value
+        }
+        CRC32C valueCrc = new CRC32C();
+        valueCrc.update(badValue, v2a.position() + 21, v2a.size() - 21);
+        mb.putInt(v2a.position() + 17, (int) valueCrc.getValue());
+        write(dir, LOG, badValue);
+        row("malformed-offset-commit-value", dir, LOG, "the value (v" + valueVersion + ") of offset "
+                + (v2a.offset() + valueOffsetDelta) + ", the first non-tombstone record of the batch of offsets 16..19: its metadata string length at byte " + lengthPos + " set past the value's end, CRC"
+                + " recomputed; Kafka's group coordinator fails to load the partition", "invalid-coordinator-value", "error",
+                v2a.position(), "", "");
+
         // 7. offset index entry pointing inside a batch
         dir = copy("index-inside-batch", CONSUMER_OFFSETS);
         byte[] index = read(CONSUMER_OFFSETS, INDEX);
@@ -258,6 +296,21 @@ public final class CorruptCatalogue {
         byte[] result = java.util.Arrays.copyOf(log, wrapper.position() + entry.length);
         System.arraycopy(entry, 0, result, wrapper.position(), entry.length);
         return result;
+    }
+
+    /** Reads the zigzag varint at {@code at[0]} and moves past it. */
+    private static int varint(byte[] b, int[] at) {
+        int value = 0;
+        int shift = 0;
+        while (true) {
+            byte x = b[at[0]++];
+            value |= (x & 0x7f) << shift;
+            if (x >= 0) {
+                break;
+            }
+            shift += 7;
+        }
+        return (value >>> 1) ^ -(value & 1);
     }
 
     private byte[] read(String dir, String name) throws IOException {

@@ -7,6 +7,7 @@ import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.io.Varints;
 import io.segscope.format.record.LogRecord;
 import java.nio.ByteBuffer;
+import java.util.function.IntFunction;
 
 /**
  * Decodes the value of one KRaft metadata record, as found in {@code __cluster_metadata-0}
@@ -40,6 +41,16 @@ public final class MetadataRecordDecoder {
 
     /** Decodes {@code buf[off, off+len)}; a null buffer or a negative length is a null value. */
     public static MetadataResult decode(ByteBuffer buf, int off, int len) {
+        return decode(buf, off, len, MetadataSchemas::forApiKey);
+    }
+
+    /**
+     * Decodes {@code buf[off, off+len)} with another table of record types framed the same way
+     * (Kafka's {@code AbstractApiMessageSerde}): the records of {@code __remote_log_metadata}.
+     *
+     * @param schemas the schema of an apiKey, or null when the table defines none
+     */
+    public static MetadataResult decode(ByteBuffer buf, int off, int len, IntFunction<MetadataRecordSchema> schemas) {
         if (buf == null || len < 0) {
             return new MetadataUnknown(MetadataUnknownReason.NULL_VALUE, (short) -1, (short) -1, (short) -1,
                     "Error while reading frame version", "the record has a null value", null, -1, null);
@@ -73,7 +84,7 @@ public final class MetadataRecordDecoder {
         }
         short apiKey = header[1];
         short version = header[2];
-        MetadataRecordSchema schema = MetadataSchemas.forApiKey(apiKey);
+        MetadataRecordSchema schema = schemas.apply(apiKey);
         if (schema == null) {
             return unknown(MetadataUnknownReason.UNKNOWN_RECORD_TYPE, header,
                     "org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id " + apiKey,
