@@ -91,7 +91,7 @@ class VerifyCatalogueTest {
         Run run = Run.of("verify", dir.toString());
         assertThat(run.exit()).isEqualTo(1);
         String log = dir.resolve("__consumer_offsets-0/00000000000000000000.log").toString();
-        assertThat(run.out()).startsWith(log + " 2258 invalid-coordinator-value: field OffsetCommitValue.metadata")
+        assertThat(run.out()).startsWith(log + " 2258 error invalid-coordinator-value: field OffsetCommitValue.metadata")
                 .contains("record at offset 16 (CRC valid)")
                 .contains("the group coordinator would fail to load this partition");
         assertThat(run.err()).contains("1 errors, 0 warnings");

@@ -28,7 +28,7 @@ class CompletionCommandTest {
         "dump | --key-format | text hex base64",
         "dump | --value-format | text hex base64",
         "dump | --format | text kafka jsonl",
-        "dump | --decoder | auto offsets transactions share metadata none",
+        "dump | --decoder | auto offsets transactions share metadata remote none",
         "verify | --min-severity | info warning error",
         "verify | --format | text jsonl",
         "locate | --format | text jsonl"})
