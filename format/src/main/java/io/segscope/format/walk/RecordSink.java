@@ -14,8 +14,22 @@ import io.segscope.format.record.Tail;
 public interface RecordSink {
     void beginFile(LogFile file);
 
-    /** A batch within the requested range, at byte {@code batch.position()}. */
-    void batch(LogFile file, Batch batch);
+    /**
+     * A batch within the requested range, at byte {@code batch.position()}.
+     *
+     * @param transaction for a transactional data batch, how its transaction ended
+     *     ({@link TransactionOutcomes}), when the walk was asked to tell; else null
+     */
+    void batch(LogFile file, Batch batch, TransactionOutcome transaction);
+
+    /**
+     * The records of the batch last announced by {@link #batch} are done.
+     *
+     * @param recordsPassed how many of its records went to {@link #record} (0 for an empty batch,
+     *     or when the filter left them all out)
+     */
+    default void endBatch(LogFile file, Batch batch, long recordsPassed) {
+    }
 
     void record(LogFile file, Batch batch, LogRecord record, RecordContent content);
 

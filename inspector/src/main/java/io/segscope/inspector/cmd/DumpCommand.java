@@ -11,6 +11,7 @@ import io.segscope.format.walk.RecordContent;
 import io.segscope.format.walk.RecordFilter;
 import io.segscope.format.walk.RecordSink;
 import io.segscope.format.walk.RecordWalk;
+import io.segscope.format.walk.TransactionOutcome;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.input.Inputs;
 import io.segscope.inspector.output.ByteFormat;
@@ -184,7 +185,8 @@ public final class DumpCommand implements Callable<Integer> {
                 total += f.file().size();
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
-            RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes);
+            RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes)
+                    .tellTransactions(format != Format.kafka);
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
             return clean ? Segscope.EXIT_OK : Segscope.EXIT_FINDINGS;
@@ -201,8 +203,13 @@ public final class DumpCommand implements Callable<Integer> {
         }
 
         @Override
-        public void batch(LogFile file, Batch batch) {
-            writer.batch(file, batch);
+        public void batch(LogFile file, Batch batch, TransactionOutcome transaction) {
+            writer.batch(file, batch, transaction);
+        }
+
+        @Override
+        public void endBatch(LogFile file, Batch batch, long recordsPassed) {
+            writer.endBatch(file, batch, recordsPassed);
         }
 
         @Override
