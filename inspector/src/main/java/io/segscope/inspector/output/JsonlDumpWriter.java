@@ -19,6 +19,7 @@ import io.segscope.format.record.HeaderIterator;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.Tail;
 import io.segscope.format.logdir.LogFile;
+import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.io.KafkaUuid;
 import io.segscope.format.walk.RecordContent;
@@ -91,7 +92,17 @@ public final class JsonlDumpWriter implements DumpWriter {
             g.writeNumberField("partition", target.partition().get().partition());
         }
         g.writeNumberField("position", b.position());
-        g.writeNumberField("baseOffset", b.baseOffset());
+        long baseOffset;
+        try {
+            baseOffset = b.baseOffset();
+        } catch (FormatException e) {
+            baseOffset = -1; // a legacy wrapper whose inner messages cannot be read: the first is unknown
+        }
+        if (baseOffset < 0) {
+            g.writeNullField("baseOffset");
+        } else {
+            g.writeNumberField("baseOffset", baseOffset);
+        }
         g.writeNumberField("lastOffset", b.lastOffset());
         g.writeNumberField("magic", b.magic());
         g.writeStringField("compression", b.compression() == null ? "unknown" : b.compression().kafkaName);
@@ -391,7 +402,7 @@ public final class JsonlDumpWriter implements DumpWriter {
             if (!known) {
                 err.print(target.path() + ": not a segment or side file, skipped\n");
             }
-        } catch (io.segscope.format.error.FormatException e) {
+        } catch (FormatException e) {
             err.print(e.getMessage() + "\n");
         }
     }
