@@ -8,7 +8,6 @@ import io.segscope.format.logdir.LogFile;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.ReaderOptions;
-import io.segscope.format.record.Tail;
 import io.segscope.format.walk.DecoderChoice;
 import io.segscope.format.walk.RecordContent;
 import io.segscope.format.walk.RecordFilter;
@@ -65,11 +64,6 @@ public final class MetadataTopics {
         MetadataTopics topics = new MetadataTopics();
         RecordWalk walk = new RecordWalk(ReaderOptions.defaults(), DecoderChoice.METADATA, RecordFilter.ALL, Long.MAX_VALUE);
         walk.walk(order, new RecordSink() {
-            @Override public void beginFile(LogFile file) { }
-            @Override public void batch(LogFile file, Batch batch) { }
-            @Override public void problem(LogFile file, String message) { }
-            @Override public void endFile(LogFile file, Tail tail, long validBytes, long fileSize, String error) { }
-
             @Override
             public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
                 // a snapshot holds the state at its end offset; the log adds what came after it

@@ -73,6 +73,11 @@ public final class CoordinatorJson {
         return StructJson.render(g -> writeStruct(g, d.key()));
     }
 
+    /** One struct (e.g. the key of a record whose value did not decode) as compact JSON text. */
+    public static String structText(StructValue v) {
+        return StructJson.render(g -> writeStruct(g, v));
+    }
+
     /** Only the {@code data} object of the value (null for a tombstone). */
     public static String valueDataText(Decoded d) {
         return d.value() == null ? null : StructJson.render(g -> writeStruct(g, d.value()));

@@ -9,13 +9,31 @@ import io.segscope.format.record.Tail;
  * Receives what a {@link RecordWalk} reads, in file order: files, batches announced before their
  * records (lazily, only once a record passes the filter, when the filter looks inside records),
  * records with their decoded content, problems, and side files (indexes, snapshots) to print as
- * the sink knows how. Views are valid only during the call.
+ * the sink knows how. Views are valid only during the call. Only {@link #record} must be
+ * implemented: a consumer that replays records ignores the rest (and so chooses to go on past
+ * damage, which the walk has already skipped).
  */
 public interface RecordSink {
-    void beginFile(LogFile file);
+    default void beginFile(LogFile file) {
+    }
 
-    /** A batch within the requested range, at byte {@code batch.position()}. */
-    void batch(LogFile file, Batch batch);
+    /**
+     * A batch within the requested range, at byte {@code batch.position()}.
+     *
+     * @param transaction for a transactional data batch, how its transaction ended
+     *     ({@link TransactionOutcomes}), when the walk was asked to tell; else null
+     */
+    default void batch(LogFile file, Batch batch, TransactionOutcome transaction) {
+    }
+
+    /**
+     * The records of the batch last announced by {@link #batch} are done.
+     *
+     * @param recordsPassed how many of its records went to {@link #record} (0 for an empty batch,
+     *     or when the filter left them all out)
+     */
+    default void endBatch(LogFile file, Batch batch, long recordsPassed) {
+    }
 
     void record(LogFile file, Batch batch, LogRecord record, RecordContent content);
 
@@ -24,7 +42,8 @@ public interface RecordSink {
      * after them) or the records of a batch that do not parse. One line naming file, position and
      * what was lost.
      */
-    void problem(LogFile file, String message);
+    default void problem(LogFile file, String message) {
+    }
 
     /**
      * A record file ended: cleanly, at a torn tail, or at damage with no good batch after it.
@@ -34,7 +53,8 @@ public interface RecordSink {
      * @param fileSize the bytes that were to be read
      * @param error the damage that ended the file, or null
      */
-    void endFile(LogFile file, Tail tail, long validBytes, long fileSize, String error);
+    default void endFile(LogFile file, Tail tail, long validBytes, long fileSize, String error) {
+    }
 
     /** A file that holds no record batches (an index, a snapshot). */
     default void sideFile(LogFile file) {

@@ -30,6 +30,7 @@ public final class RecordWalk {
     private final RecordFilter filter;
     private final long maxBytes;
     private final RecordDecoders plugins;
+    private boolean tellTransactions;
 
     // per run
     private int unreadableFiles;
@@ -56,6 +57,16 @@ public final class RecordWalk {
     }
 
     /**
+     * Tells the sink how the transaction of each transactional data batch ended: before the first
+     * {@code .log} of a partition, the {@code .log} files of that partition in the list (they are
+     * consecutive) are pre-scanned for their markers ({@link TransactionOutcomes}).
+     */
+    public RecordWalk tellTransactions(boolean tell) {
+        this.tellTransactions = tell;
+        return this;
+    }
+
+    /**
      * Walks {@code files} in order: record files batch by batch, the others through
      * {@link RecordSink#sideFile}.
      *
@@ -66,13 +77,20 @@ public final class RecordWalk {
         bytesDone = 0;
         records = 0;
         unreadableFiles = 0;
-        for (LogFile f : files) {
+        TransactionOutcomes outcomes = TransactionOutcomes.NONE;
+        String outcomesDir = null;
+        for (int i = 0; i < files.size(); i++) {
+            LogFile f = files.get(i);
+            if (tellTransactions && f.kind() == FileKind.LOG && !dir(f).equals(outcomesDir)) {
+                outcomesDir = dir(f);
+                outcomes = TransactionOutcomes.scan(partitionLogs(files, i), segments.options());
+            }
             Decoding decoding = Decoding.of(f, decoder, plugins);
             if (!filter.acceptsFile(f, decoding.isCoordinator())) {
                 continue;
             }
             if (f.kind().holdsRecords()) {
-                clean &= walkRecords(f, decoding, sink);
+                clean &= walkRecords(f, decoding, f.kind() == FileKind.LOG ? outcomes : null, sink);
             } else if (f.kind() == FileKind.OTHER) {
                 sink.problem(f, f.path() + ": " + Violation.UNRECOGNIZED_FILE.kind() + " — not a Kafka file by its name"
                         + " or its content; nothing was read (name its kind with --as)");
@@ -93,9 +111,27 @@ public final class RecordWalk {
         return unreadableFiles;
     }
 
+    /** The directory of a file (its partition dir), as a prefix of its path. */
+    private static String dir(LogFile f) {
+        String path = f.path();
+        return path.substring(0, path.length() - f.file().name().length());
+    }
+
+    /** The .log files from {@code from} on that share its directory, as long as they are consecutive. */
+    private static List<LogFile> partitionLogs(List<LogFile> files, int from) {
+        String dir = dir(files.get(from));
+        List<LogFile> logs = new java.util.ArrayList<>();
+        for (int i = from; i < files.size() && dir(files.get(i)).equals(dir); i++) {
+            if (files.get(i).kind() == FileKind.LOG) {
+                logs.add(files.get(i));
+            }
+        }
+        return logs;
+    }
+
     /** One record file; false when damage kept part of it from being read. */
-    private boolean walkRecords(LogFile f, Decoding decoding, RecordSink sink) {
-        FileVisitor v = new FileVisitor(f, decoding, sink);
+    private boolean walkRecords(LogFile f, Decoding decoding, TransactionOutcomes outcomes, RecordSink sink) {
+        FileVisitor v = new FileVisitor(f, decoding, outcomes, sink);
         sink.beginFile(f);
         long fileSize = f.file().size();
         try (ByteSource source = f.file().open()) {
@@ -121,14 +157,16 @@ public final class RecordWalk {
     private final class FileVisitor implements BatchVisitor {
         private final LogFile file;
         private final Decoding decoding;
+        private final TransactionOutcomes outcomes;
         private final RecordSink sink;
         private final boolean lazyBatches;
         boolean clean = true;
         String error;
 
-        FileVisitor(LogFile file, Decoding decoding, RecordSink sink) {
+        FileVisitor(LogFile file, Decoding decoding, TransactionOutcomes outcomes, RecordSink sink) {
             this.file = file;
             this.decoding = decoding;
+            this.outcomes = outcomes;
             this.sink = sink;
             this.lazyBatches = filter.looksInsideRecords() || decoding.isCoordinator() && filter.looksInsideKeys();
         }
@@ -141,9 +179,12 @@ public final class RecordWalk {
             if (!filter.batchInRange(b.magic() >= 2 ? b.baseOffset() : b.lastOffset(), b.lastOffset())) {
                 return true;
             }
+            TransactionOutcome txn = outcomes != null && b.magic() >= 2 && b.isTransactional() && !b.isControl()
+                    ? outcomes.outcome(b.producerId(), b.lastOffset()) : null;
             boolean shown = false;
+            long passed = 0;
             if (!lazyBatches) {
-                sink.batch(file, b);
+                sink.batch(file, b, txn);
                 shown = true;
             }
             try {
@@ -155,15 +196,19 @@ public final class RecordWalk {
                         continue;
                     }
                     if (!shown) {
-                        sink.batch(file, b);
+                        sink.batch(file, b, txn);
                         shown = true;
                     }
                     sink.record(file, b, r, content);
                     records++;
+                    passed++;
                 }
             } catch (FormatException e) {
                 sink.problem(file, e.getMessage() + "; the rest of this batch's records were skipped");
                 clean = false;
+            }
+            if (shown) {
+                sink.endBatch(file, b, passed);
             }
             sink.progress(bytesDone + b.position() + b.sizeInBytes(), records);
             return true;

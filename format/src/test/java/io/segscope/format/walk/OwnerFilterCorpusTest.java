@@ -101,7 +101,7 @@ class OwnerFilterCorpusTest {
         RecordWalk walk = new RecordWalk(ReaderOptions.defaults(), DecoderChoice.AUTO, filter, Long.MAX_VALUE);
         boolean clean = walk.walk(List.of(file), new RecordSink() {
             @Override public void beginFile(LogFile f) { }
-            @Override public void batch(LogFile f, Batch b) { }
+            @Override public void batch(LogFile f, Batch b, io.segscope.format.walk.TransactionOutcome t) { }
             @Override public void problem(LogFile f, String message) {
                 throw new AssertionError(message);
             }

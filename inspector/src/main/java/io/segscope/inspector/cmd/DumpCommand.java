@@ -11,6 +11,7 @@ import io.segscope.format.walk.RecordContent;
 import io.segscope.format.walk.RecordFilter;
 import io.segscope.format.walk.RecordSink;
 import io.segscope.format.walk.RecordWalk;
+import io.segscope.format.walk.TransactionOutcome;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.input.Inputs;
 import io.segscope.inspector.output.ByteFormat;
@@ -203,7 +204,7 @@ public final class DumpCommand implements Callable<Integer> {
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
             RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes,
-                    DecoderPath.load(decoderPath, spec.commandLine()));
+                    DecoderPath.load(decoderPath, spec.commandLine())).tellTransactions(format != Format.kafka);
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
             if (!inputs.unreadablePaths().isEmpty() || walk.unreadableFiles() > 0) {
@@ -223,8 +224,13 @@ public final class DumpCommand implements Callable<Integer> {
         }
 
         @Override
-        public void batch(LogFile file, Batch batch) {
-            writer.batch(file, batch);
+        public void batch(LogFile file, Batch batch, TransactionOutcome transaction) {
+            writer.batch(file, batch, transaction);
+        }
+
+        @Override
+        public void endBatch(LogFile file, Batch batch, long recordsPassed) {
+            writer.endBatch(file, batch, recordsPassed);
         }
 
         @Override

@@ -65,7 +65,7 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void batch(LogFile target, Batch b) {
+    public void batch(LogFile target, Batch b, io.segscope.format.walk.TransactionOutcome transaction) {
         line.setLength(0);
         if (b.magic() >= 2) {
             line.append("baseOffset: ").append(b.baseOffset())

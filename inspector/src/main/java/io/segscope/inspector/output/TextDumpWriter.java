@@ -6,6 +6,7 @@ import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.metadata.ControlValue;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
+import io.segscope.format.error.Violation;
 import io.segscope.format.json.CoordinatorJson;
 import io.segscope.format.json.MetadataJson;
 import io.segscope.format.json.PluginJson;
@@ -15,6 +16,7 @@ import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.Tail;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.walk.RecordContent;
+import io.segscope.format.walk.TransactionOutcome;
 
 import java.io.PrintWriter;
 
@@ -66,7 +68,7 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void batch(LogFile target, Batch b) {
+    public void batch(LogFile target, Batch b, TransactionOutcome transaction) {
         if (!headerShown) {
             header(target);
         }
@@ -91,6 +93,9 @@ public final class TextDumpWriter implements DumpWriter {
             line.append(" leaderEpoch ").append(b.partitionLeaderEpoch());
             if (b.isTransactional()) {
                 line.append(" transactional");
+                if (transaction != null) {
+                    line.append(' ').append(transaction.label);
+                }
             }
             if (b.isControl()) {
                 line.append(" control");
@@ -125,7 +130,7 @@ public final class TextDumpWriter implements DumpWriter {
             }
             String error = c.error() != null ? c.error() : c.valueError();
             if (error != null) {
-                line.append(" ERROR ").append(error);
+                line.append(" ERROR ").append(Violation.INVALID_CONTROL_RECORD.kind()).append(": ").append(error);
             }
         } else if (content instanceof RecordContent.Metadata m) {
             if (m.result() instanceof MetadataDecoded d) {
@@ -133,8 +138,7 @@ public final class TextDumpWriter implements DumpWriter {
                         .append(MetadataJson.dataText(d));
             } else {
                 MetadataUnknown u = (MetadataUnknown) m.result();
-                line.append(" UNKNOWN ").append(u.reason().name().toLowerCase().replace('_', '-')).append(": ")
-                        .append(u.kafkaMessage());
+                line.append(" UNKNOWN ").append(u.reason().violation().kind()).append(": ").append(u.kafkaMessage());
             }
         } else if (content instanceof RecordContent.Coordinator c) {
             if (c.result() instanceof Decoded d) {
@@ -146,10 +150,13 @@ public final class TextDumpWriter implements DumpWriter {
                 }
             } else {
                 Unknown u = (Unknown) c.result();
-                line.append(" UNKNOWN ").append(u.reason().name().toLowerCase().replace('_', '-'))
+                line.append(" UNKNOWN ").append(u.reason().violation().kind())
                         .append(" type ").append(u.recordType());
                 if (u.valueVersion() >= 0) {
                     line.append(" version ").append(u.valueVersion());
+                }
+                if (u.decodedKey() != null) {
+                    line.append(" key ").append(CoordinatorJson.structText(u.decodedKey()));
                 }
                 line.append(": ").append(u.kafkaMessage());
             }

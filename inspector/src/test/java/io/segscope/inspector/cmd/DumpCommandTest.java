@@ -128,11 +128,12 @@ class DumpCommandTest {
         Run run = Run.of("dump", "--format", "jsonl", seg.toString());
         assertThat(run.exit()).isZero();
         String[] lines = run.out().split("\n");
-        assertThat(lines[0]).startsWith("{\"file\":\"" + seg + "\",\"topic\":\"synthetic-magic2\",\"partition\":0,\"position\":0,"
+        assertThat(lines[0]).startsWith("{\"line\":\"record\",\"file\":\"" + seg + "\",\"topic\":\"synthetic-magic2\",\"partition\":0,\"position\":0,"
                 + "\"baseOffset\":0,\"lastOffset\":2,\"magic\":2,\"compression\":\"none\"");
         assertThat(lines[0]).contains("\"offset\":0,\"timestamp\":1700000005000,\"time\":\"2023-11-14T22:13:25Z\","
                 + "\"timestampType\":\"CreateTime\"");
-        assertThat(lines[0]).contains("\"key\":\"h0\",\"keyEncoding\":\"utf8\"");
+        assertThat(lines[0]).contains("\"content\":\"plain\"", "\"key\":\"h0\",\"keyEncoding\":\"utf8\"");
+        assertThat(lines[0]).contains("\"crcValid\":true,\"crc\":", ",\"count\":3,", ",\"deleteHorizonMs\":null,");
         assertThat(run.out()).contains("\"control\":{\"type\":\"COMMIT\",\"coordinatorEpoch\":");
         assertThat(run.out()).contains("\"control\":{\"type\":\"ABORT\",\"coordinatorEpoch\":");
         assertThat(run.out()).contains("\"value\":null");
@@ -196,7 +197,7 @@ class DumpCommandTest {
                 + "  aborted producer ");
         Run jsonl = Run.of("dump", "--format", "jsonl", "--files", "txnindex", part.toString());
         List<String> lines = jsonl.out().lines().toList();
-        assertThat(lines).isNotEmpty().allMatch(l -> l.contains("\"kind\":\"txn-index\",\"producerId\":"));
+        assertThat(lines).isNotEmpty().allMatch(l -> l.startsWith("{\"line\":\"txn-index-entry\",") && l.contains(",\"producerId\":"));
         // the same entries Kafka's tool printed for this file
         long kafkaLines;
         try {

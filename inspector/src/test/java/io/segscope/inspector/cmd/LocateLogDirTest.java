@@ -76,11 +76,6 @@ class LocateLogDirTest {
         List<LogFile> offsets = listing.files().stream()
                 .filter(f -> f.topic().orElse("").equals("__consumer_offsets")).toList();
         new RecordWalk(ReaderOptions.defaults(), DecoderChoice.AUTO, RecordFilter.ALL, Long.MAX_VALUE).walk(offsets, new RecordSink() {
-            @Override public void beginFile(LogFile f) { }
-            @Override public void batch(LogFile f, Batch b) { }
-            @Override public void problem(LogFile f, String m) { }
-            @Override public void endFile(LogFile f, Tail t, long v, long s, String e) { }
-
             @Override
             public void record(LogFile f, Batch b, LogRecord r, RecordContent c) {
                 if (c instanceof RecordContent.Coordinator co && co.result().ownerId() != null) {

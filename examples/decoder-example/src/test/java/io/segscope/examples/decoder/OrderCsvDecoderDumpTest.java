@@ -49,8 +49,9 @@ class OrderCsvDecoderDumpTest {
                 .contains(" decoder \"order-csv\" key \"dave\" value null")
                 .contains(" decoder \"order-csv\" ERROR java.lang.IllegalArgumentException: expected id,amount,currency, got 1 field(s) key \"carol\" value \"not csv\"");
         String jsonl = run("dump", "--format", "jsonl", partition.toString());
-        assertThat(jsonl).contains("\"decoder\":\"order-csv\",\"key\":\"bob\",\"value\":{\"id\":8,\"amount\":\"5\",\"currency\":\"USD\"}")
-                .contains("\"error\":{\"reason\":\"decoder-failed\",\"decoder\":\"order-csv\"");
+        assertThat(jsonl).contains("\"content\":\"plugin\",\"decoder\":\"order-csv\",\"key\":\"bob\",\"value\":{\"id\":8,\"amount\":\"5\",\"currency\":\"USD\"}")
+                .contains("\"content\":\"plain\",\"decoder\":\"order-csv\",\"key\":\"carol\"")
+                .contains("\"error\":{\"reason\":\"decoder-failed\",\"message\":\"java.lang.IllegalArgumentException");
         assertThat(run("dump", otherTopic.toString())).doesNotContain("decoder").contains("key \"alice\" value \"7,19.90,EUR\"");
     }
 

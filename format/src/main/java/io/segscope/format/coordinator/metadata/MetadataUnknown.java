@@ -2,7 +2,6 @@ package io.segscope.format.coordinator.metadata;
 
 import io.segscope.format.coordinator.Bytes;
 import io.segscope.format.error.FormatException;
-import io.segscope.format.error.Violation;
 
 /**
  * A metadata record value that Kafka 4.4.0 does not read, with everything known about it.
@@ -24,7 +23,7 @@ public record MetadataUnknown(MetadataUnknownReason reason, short frameVersion, 
 
     /** The same facts as a {@link FormatException}, for callers that fail on unknown records. */
     public FormatException toException(String file, long filePosition, long offset) {
-        return FormatException.at(Violation.INVALID_METADATA_RECORD, file, filePosition).baseOffset(offset)
+        return FormatException.at(reason.violation(), file, filePosition).baseOffset(offset)
                 .field(field == null ? "value" : field)
                 .actual("frame " + frameVersion + " apiKey " + apiKey + " version " + version)
                 .note(reason + ": " + detail).build();

@@ -1,5 +1,7 @@
 package io.segscope.format.coordinator.metadata;
 
+import io.segscope.format.error.Violation;
+
 /** Why a metadata record value could not be decoded. */
 public enum MetadataUnknownReason {
     /** The record has a null value. */
@@ -13,5 +15,10 @@ public enum MetadataUnknownReason {
     /** The struct does not parse at the record's version. */
     MALFORMED_VALUE,
     /** The struct parses but bytes follow it. */
-    TRAILING_BYTES
+    TRAILING_BYTES;
+
+    /** The violation reported for any of these: {@link Violation#INVALID_METADATA_RECORD}. */
+    public Violation violation() {
+        return Violation.INVALID_METADATA_RECORD;
+    }
 }
