@@ -121,17 +121,12 @@ public final class DumpCommand implements Callable<Integer> {
     List<OptionValues.FileChoice> fileKinds;
 
     @Option(names = "--include", paramLabel = "WHAT", split = ",", converter = OptionValues.IncludeConverter.class,
-            completionCandidates = OptionValues.IncludeCandidates.class,
+            completionCandidates = OptionValues.IncludeConverter.class,
             description = "Also read what Kafka would delete or ignore: deleted, cleaned, swap, delete-dirs, future-dirs, stray-dirs, all.")
     List<OptionValues.IncludeChoice> include;
 
-    @Option(names = "--as", paramLabel = "FILE_KIND", converter = OptionValues.AsConverter.class,
-            completionCandidates = OptionValues.AsConverter.class,
-            description = "What each file named on its own is, whatever its name: log, index, timeindex, txnindex, snapshot, kraft-snapshot, offset-checkpoint, leader-epoch-checkpoint, partition-metadata, meta-properties. Without it: by name, else by content. PATH - is standard input (read as log unless --as says otherwise).")
-    OptionValues.AsChoice as;
-
     @picocli.CommandLine.Mixin
-    DecompressionOption decompression;
+    OptionValues.ReadOptions read;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -191,7 +186,7 @@ public final class DumpCommand implements Callable<Integer> {
         };
         Set<FileKind> kinds = OptionValues.FileChoice.kinds(fileKinds);
         try (Inputs inputs = Inputs.resolve(paths, OptionValues.IncludeChoice.includes(include), kinds,
-                OptionValues.AsChoice.kind(as))) {
+                read.as())) {
             for (FormatException p : inputs.unreadablePaths()) {
                 err.print(p.getMessage() + "\n");
             }
@@ -203,7 +198,7 @@ public final class DumpCommand implements Callable<Integer> {
                 total += f.file().size();
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
-            RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes,
+            RecordWalk walk = new RecordWalk(read.readerOptions(), decoder.choice(), filter, maxBytes,
                     DecoderPath.load(decoderPath, spec.commandLine())).tellTransactions(format != Format.kafka);
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();

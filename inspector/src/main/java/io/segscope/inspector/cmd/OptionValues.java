@@ -39,7 +39,7 @@ final class OptionValues {
     }
 
     /** {@code --include}: what Kafka would delete or ignore, read too. */
-    enum IncludeChoice {
+    enum IncludeChoice implements Labelled {
         DELETED("deleted", Include.DELETED_FILES),
         CLEANED("cleaned", Include.CLEANED_FILES),
         SWAP("swap", Include.SWAP_FILES),
@@ -54,6 +54,11 @@ final class OptionValues {
         IncludeChoice(String label, Include include) {
             this.label = label;
             this.include = include;
+        }
+
+        @Override
+        public String label() {
+            return label;
         }
 
         static Set<Include> includes(List<IncludeChoice> choices) {
@@ -71,34 +76,47 @@ final class OptionValues {
         }
     }
 
-    /** Converts {@code --include} values by their labels. */
-    static final class IncludeConverter implements CommandLine.ITypeConverter<IncludeChoice> {
+    /** An option value people write as a label ({@code delete-dirs}), not as a Java constant name. */
+    interface Labelled {
+        String label();
+    }
+
+    /**
+     * Converts labels to constants of {@code E} (any case) and offers the labels to completion;
+     * picocli reports a bad value as a usage error naming the labels.
+     */
+    abstract static class LabelConverter<E extends Enum<E> & Labelled> implements CommandLine.ITypeConverter<E>, Iterable<String> {
+        private final Class<E> type;
+
+        LabelConverter(Class<E> type) {
+            this.type = type;
+        }
+
         @Override
-        public IncludeChoice convert(String value) {
+        public E convert(String value) {
             String v = value.trim().toLowerCase(Locale.ROOT);
-            for (IncludeChoice c : IncludeChoice.values()) {
-                if (c.label.equals(v)) {
+            for (E c : type.getEnumConstants()) {
+                if (c.label().equals(v)) {
                     return c;
                 }
             }
-            throw new CommandLine.TypeConversionException("expected one of " + new IncludeCandidates() + " but was '" + value + "'");
+            throw new CommandLine.TypeConversionException("expected one of " + String.join(", ", this) + " but was '" + value + "'");
+        }
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(type.getEnumConstants()).map(Labelled::label).iterator();
         }
     }
 
-    static final class IncludeCandidates implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(IncludeChoice.values()).map(c -> c.label).iterator();
-        }
-
-        @Override
-        public String toString() {
-            return String.join(", ", this);
+    static final class IncludeConverter extends LabelConverter<IncludeChoice> {
+        IncludeConverter() {
+            super(IncludeChoice.class);
         }
     }
 
     /** {@code --as}: what a file named on its own is, whatever its name and content say. */
-    enum AsChoice {
+    enum AsChoice implements Labelled {
         LOG("log", FileKind.LOG),
         INDEX("index", FileKind.INDEX),
         TIME_INDEX("timeindex", FileKind.TIME_INDEX),
@@ -118,27 +136,51 @@ final class OptionValues {
             this.kind = kind;
         }
 
+        @Override
+        public String label() {
+            return label;
+        }
+
         static FileKind kind(AsChoice choice) {
             return choice == null ? null : choice.kind;
         }
     }
 
-    /** Converts {@code --as} values by their labels. */
-    static final class AsConverter implements CommandLine.ITypeConverter<AsChoice>, Iterable<String> {
-        @Override
-        public AsChoice convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
-            for (AsChoice c : AsChoice.values()) {
-                if (c.label.equals(v)) {
-                    return c;
-                }
+    static final class AsConverter extends LabelConverter<AsChoice> {
+        AsConverter() {
+            super(AsChoice.class);
+        }
+    }
+
+    /** {@code --as} and the decompression cap: how dump and verify read the files they are given. */
+    static final class ReadOptions {
+        @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+        picocli.CommandLine.Model.CommandSpec mixee;
+
+        int maxDecompressed = io.segscope.format.record.ReaderOptions.DEFAULT_MAX_DECOMPRESSED;
+
+        @picocli.CommandLine.Option(names = "--max-decompressed", paramLabel = "BYTES", defaultValue = "134217728",
+                description = "Largest size one compressed batch may inflate to (default 128 MiB).")
+        void maxDecompressed(int bytes) {
+            if (bytes < 1) {
+                throw new CommandLine.ParameterException(mixee.commandLine(),
+                        "--max-decompressed must be at least 1 byte, not " + bytes);
             }
-            throw new CommandLine.TypeConversionException("expected one of " + String.join(", ", this) + " but was '" + value + "'");
+            maxDecompressed = bytes;
         }
 
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.Arrays.stream(AsChoice.values()).map(c -> c.label).iterator();
+        @picocli.CommandLine.Option(names = "--as", paramLabel = "FILE_KIND", converter = AsConverter.class,
+                completionCandidates = AsConverter.class,
+                description = "What each file named on its own is, whatever its name: log, index, timeindex, txnindex, snapshot, kraft-snapshot, offset-checkpoint, leader-epoch-checkpoint, partition-metadata, meta-properties. Without it: by name, else by content. PATH - is standard input (read as log unless --as says otherwise).")
+        AsChoice as;
+
+        /** The kind given with {@code --as}, or null. */
+        FileKind as() {
+            return AsChoice.kind(as);
+        }
+
+        io.segscope.format.record.ReaderOptions readerOptions() {
+            return io.segscope.format.record.ReaderOptions.defaults().withMaxDecompressedBytes(maxDecompressed);
         }
     }
 

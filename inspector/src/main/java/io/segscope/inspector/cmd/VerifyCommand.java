@@ -73,13 +73,8 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "Print findings at least this severe: info (default), warning or error. Also sets what counts for the exit code.")
     Severity min;
 
-    @Option(names = "--as", paramLabel = "FILE_KIND", converter = OptionValues.AsConverter.class,
-            completionCandidates = OptionValues.AsConverter.class,
-            description = "What each file named on its own is, whatever its name: log, index, timeindex, txnindex, snapshot, kraft-snapshot, offset-checkpoint, leader-epoch-checkpoint, partition-metadata, meta-properties. Without it: by name, else by content. PATH - is standard input (read as log unless --as says otherwise).")
-    OptionValues.AsChoice as;
-
     @picocli.CommandLine.Mixin
-    DecompressionOption decompression;
+    OptionValues.ReadOptions read;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -94,7 +89,7 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         long[] shown = new long[Severity.values().length];
         long[] unreadable = new long[1];
-        Verifier verifier = new Verifier(decompression.readerOptions(), f -> {
+        Verifier verifier = new Verifier(read.readerOptions(), f -> {
             if (!f.severity().atLeast(min)) {
                 return;
             }
@@ -113,7 +108,7 @@ public final class VerifyCommand implements Callable<Integer> {
         verifier.progress((bytes, batches, records) -> progress.update(bytes, records));
         int exit = Segscope.EXIT_OK;
         try {
-            verifier.as(OptionValues.AsChoice.kind(as));
+            verifier.as(read.as());
             for (Path p : paths) {
                 if (p.toString().equals("-")) {
                     verifier.verify(StreamEntry.stdin());

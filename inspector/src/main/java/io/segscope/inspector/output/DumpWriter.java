@@ -1,6 +1,9 @@
 package io.segscope.inspector.output;
 
+import io.segscope.format.logdir.LogFile;
 import io.segscope.format.walk.RecordSink;
+
+import java.io.PrintWriter;
 
 /**
  * Writes what {@code dump}'s walk reads in one output format: a {@link RecordSink} that can be
@@ -8,6 +11,15 @@ import io.segscope.format.walk.RecordSink;
  * batch is announced only once one of its records passes.
  */
 public interface DumpWriter extends RecordSink {
+    /** Where diagnostics go (stderr). */
+    PrintWriter err();
+
+    /** Damage skipped or records that did not parse: one line on stderr, in every format. */
+    @Override
+    default void problem(LogFile target, String message) {
+        err().print(message + "\n");
+    }
+
     default void flush() {
     }
 }

@@ -372,8 +372,8 @@ public final class JsonlDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void problem(LogFile target, String message) {
-        err.print(message + "\n");
+    public PrintWriter err() {
+        return err;
     }
 
     @Override

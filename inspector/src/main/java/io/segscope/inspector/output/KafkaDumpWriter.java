@@ -220,8 +220,8 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void problem(LogFile target, String message) {
-        err.print(message + "\n");
+    public PrintWriter err() {
+        return err;
     }
 
     @Override

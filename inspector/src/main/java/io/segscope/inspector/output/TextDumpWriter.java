@@ -205,8 +205,8 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     @Override
-    public void problem(LogFile target, String message) {
-        err.print(message + "\n");
+    public PrintWriter err() {
+        return err;
     }
 
     @Override

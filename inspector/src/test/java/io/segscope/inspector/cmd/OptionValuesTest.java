@@ -22,7 +22,9 @@ class OptionValuesTest {
         "dump, --decoder, bogus, transactions",
         "dump, --format, bogus, jsonl",
         "verify, --min-severity, bogus, warning",
-        "verify, --format, bogus, jsonl"})
+        "verify, --format, bogus, jsonl",
+        "verify, --max-decompressed, -5, at least 1",
+        "dump, --max-decompressed, 0, at least 1"})
     void badValueIsAUsageError(String command, String option, String value, String listed) {
         Run r = Run.of(command, option, value, PLAIN);
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
