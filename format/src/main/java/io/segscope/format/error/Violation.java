@@ -117,7 +117,9 @@ public enum Violation {
     NAME_FORMAT("name-format", "error / warning", "any",
             "a file or dir name Kafka would not parse"),
     IO_ERROR("io-error", "error", "any",
-            "the file could not be read");
+            "the file could not be read (or an archive is cut short: its complete entries are still read)"),
+    IGNORED("ignored", "info", "any",
+            "in an archive, a file or dir that is not Kafka's beside the data found (a README, a dumps/ folder): not read");
 
     private final String kind;
     private final String severity;

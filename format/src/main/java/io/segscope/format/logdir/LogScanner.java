@@ -55,13 +55,37 @@ public final class LogScanner {
          *     the index files beside it; else null
          */
         void file(LogFile file, Segment segment);
+
+        /**
+         * What the search passed over on its way to the Kafka data: files beside the log or
+         * partition dirs found (a README, notes) and directories holding none (a {@code dumps/}
+         * folder of text files), one call per such directory. Called after the data, and only
+         * when some was found.
+         */
+        default void ignored(FileEntry entry) {
+        }
     }
 
     private final Set<Include> include;
+    private final Comparator<PartitionDir> order;
 
     /** @param include the transient partition dirs and segment files to list besides the live ones */
     public LogScanner(Set<Include> include) {
+        this(include, PARTITION_ORDER);
+    }
+
+    private LogScanner(Set<Include> include, Comparator<PartitionDir> order) {
         this.include = include;
+        this.order = order;
+    }
+
+    /**
+     * A scanner visiting the partitions of a log dir in {@code order} instead of by topic and
+     * partition: a reader of a stream (a compressed tar) visits them in the order the stream holds
+     * them. Segments of a partition stay in base-offset order.
+     */
+    public LogScanner withPartitionOrder(Comparator<PartitionDir> order) {
+        return new LogScanner(include, order.thenComparing(PARTITION_ORDER));
     }
 
     /**
@@ -87,10 +111,26 @@ public final class LogScanner {
      * @return false when nothing Kafka-like was found there
      */
     public boolean scan(FileEntry entry, Visitor visitor) {
-        return scan(entry, visitor, 0);
+        if (!entry.isDirectory()) {
+            FileEntry parent = entry.parent();
+            Optional<TopicPartitionName> parentName = parent == null ? Optional.empty()
+                    : TopicPartitionName.tryParse(parent.name());
+            LogFile f = LogFile.classify(entry, parentName);
+            visitor.file(f, parent != null && f.kind() == FileKind.LOG && f.status() == FileStatus.LIVE
+                    ? siblings(parent, entry, f.baseOffset()) : null);
+            return true;
+        }
+        List<FileEntry> ignored = new ArrayList<>();
+        boolean found = scan(entry, visitor, 0, ignored);
+        if (found) {
+            for (FileEntry e : ignored) {
+                visitor.ignored(e);
+            }
+        }
+        return found;
     }
 
-    private boolean scan(FileEntry entry, Visitor visitor, int depth) {
+    private boolean scan(FileEntry entry, Visitor visitor, int depth, List<FileEntry> ignored) {
         switch (InputKind.detect(entry)) {
             case FILE -> {
                 visitor.file(LogFile.classify(entry, Optional.empty()), null);
@@ -111,7 +151,15 @@ public final class LogScanner {
                 boolean found = false;
                 for (FileEntry child : entry.children()) {
                     if (child.isDirectory()) {
-                        found |= scan(child, visitor, depth + 1);
+                        List<FileEntry> below = new ArrayList<>();
+                        if (scan(child, visitor, depth + 1, below)) {
+                            found = true;
+                            ignored.addAll(below);
+                        } else {
+                            ignored.add(child);
+                        }
+                    } else {
+                        ignored.add(child);
                     }
                 }
                 return found;
@@ -129,7 +177,7 @@ public final class LogScanner {
         visitor.beginLogDir(dir, List.copyOf(rootFiles));
         Boolean clean = dir.cleanShutdown().isPresent();
         List<PartitionDir> partitions = new ArrayList<>(dir.partitions(include));
-        partitions.sort(PARTITION_ORDER);
+        partitions.sort(order);
         for (PartitionDir p : partitions) {
             scanPartition(p, clean, visitor);
         }
@@ -145,6 +193,21 @@ public final class LogScanner {
             }
         }
         visitor.partition(p, set, List.copyOf(others), cleanShutdown);
+    }
+
+    /** The segment of a {@code .log} entry named on its own, with the index entries beside it. */
+    private static Segment siblings(FileEntry dir, FileEntry log, long base) {
+        Segment s = new Segment(base, FileStatus.LIVE);
+        s.put(FileKind.LOG, log);
+        for (FileKind k : new FileKind[]{FileKind.INDEX, FileKind.TIME_INDEX, FileKind.TXN_INDEX}) {
+            String name = SegmentFileName.prefix(base) + k.suffix();
+            for (FileEntry e : dir.children()) {
+                if (!e.isDirectory() && e.name().equals(name)) {
+                    s.put(k, e);
+                }
+            }
+        }
+        return s;
     }
 
     /** The segment of a {@code .log} named on its own, with the index files beside it. */

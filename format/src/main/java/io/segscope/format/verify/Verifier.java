@@ -48,10 +48,12 @@ import java.nio.file.Path;
 public final class Verifier {
     /** KRaft snapshots of {@code __cluster_metadata}: {@code <offset>-<epoch>.checkpoint}, made of record batches. */
 
-    private final LogScanner scanner = new LogScanner(Include.all());
+    private static final LogScanner SORTED = new LogScanner(Include.all());
+    private LogScanner scanner = SORTED;
     private final Report report;
     private final SegmentVerifier segments;
     private final ProducerSnapshotReader snapshotReader = new ProducerSnapshotReader();
+    private boolean reportIgnored;
 
     public Verifier(ReaderOptions options, FindingSink sink) {
         this.report = new Report(sink);
@@ -64,6 +66,31 @@ public final class Verifier {
         Verifier v = new Verifier(ReaderOptions.defaults(), out::add);
         v.verify(entry);
         return out;
+    }
+
+    /**
+     * Whether files and dirs that the search passed over (not Kafka's: a README, a folder of
+     * notes beside the log dir) are reported, at info. Off by default: on a file system they are
+     * plain to see; an archive's reader may want to know what it held besides the data.
+     */
+    public Verifier reportIgnored(boolean on) {
+        reportIgnored = on;
+        return this;
+    }
+
+    /**
+     * The order in which the partitions of a log dir are verified: by topic and partition (null,
+     * the default), or e.g. the order in which a stream holds them, so that it is read in one
+     * pass. Each partition's checks are the same in any order.
+     */
+    public Verifier partitionOrder(java.util.Comparator<PartitionDir> order) {
+        scanner = order == null ? SORTED : SORTED.withPartitionOrder(order);
+        return this;
+    }
+
+    /** Adds a finding made outside the checks, e.g. by the reader of an archive that is cut short. */
+    public void report(FormatException e, Severity severity) {
+        report.add(e, severity);
     }
 
     /** Sets who is told how far the run is (null for nobody). */
@@ -117,7 +144,42 @@ public final class Verifier {
                 verifyFile(file);
             }
         }
+
+        @Override
+        public void ignored(FileEntry entry) {
+            if (reportIgnored) {
+                Verifier.this.ignored(entry);
+            }
+        }
     };
+
+    /** A file or dir that is not Kafka's, named with what it holds. */
+    private void ignored(FileEntry entry) {
+        if (!entry.isDirectory()) {
+            report.add(entry.path(), -1, Violation.IGNORED, Severity.INFO, -1, "not Kafka data (" + entry.size()
+                    + " bytes): ignored");
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        long[] count = new long[1];
+        collect(entry, entry.path().length() + 1, names, count);
+        report.add(entry.path(), -1, Violation.IGNORED, Severity.INFO, -1, "no Kafka data in this directory: ignored ("
+                + count[0] + (count[0] == 1 ? " file" : " files") + (names.isEmpty() ? "" : ": " + String.join(", ", names)
+                + (count[0] > names.size() ? ", ..." : "")) + ")");
+    }
+
+    private static void collect(FileEntry dir, int prefix, List<String> names, long[] count) {
+        for (FileEntry e : dir.children()) {
+            if (e.isDirectory()) {
+                collect(e, prefix, names, count);
+            } else {
+                count[0]++;
+                if (names.size() < 10) {
+                    names.add(e.path().length() > prefix ? e.path().substring(prefix) : e.name());
+                }
+            }
+        }
+    }
 
     /** A broker log dir's root files; its partition dirs follow (transient ones included, reported). */
     private void verifyLogDirRoot(LogDir dir, List<LogFile> rootFiles) {

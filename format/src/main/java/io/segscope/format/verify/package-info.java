@@ -77,7 +77,8 @@
  * <tr><td>{@code transient-file}</td><td>info</td><td>.deleted, -delete/-future/-stray dirs</td><td>transient state Kafka tidies at load</td></tr>
  * <tr><td>{@code unclean-shutdown}</td><td>info</td><td>log dir</td><td>no .kafka_cleanshutdown: the broker did not stop cleanly (or is running)</td></tr>
  * <tr><td>{@code name-format}</td><td>error / warning</td><td>any</td><td>a file or dir name Kafka would not parse</td></tr>
- * <tr><td>{@code io-error}</td><td>error</td><td>any</td><td>the file could not be read</td></tr>
+ * <tr><td>{@code io-error}</td><td>error</td><td>any</td><td>the file could not be read (or an archive is cut short: its complete entries are still read)</td></tr>
+ * <tr><td>{@code ignored}</td><td>info</td><td>any</td><td>in an archive, a file or dir that is not Kafka's beside the data found (a README, a dumps/ folder): not read</td></tr>
  * </table>
  * <!-- kinds:end -->
  */
