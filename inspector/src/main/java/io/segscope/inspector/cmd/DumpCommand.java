@@ -187,6 +187,13 @@ public final class DumpCommand implements Callable<Integer> {
             RecordWalk walk = new RecordWalk(decompression.readerOptions(), decoder.choice(), filter, maxBytes);
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
+            writer.flush();
+            for (FormatException t : inputs.truncations()) {
+                // what was read is printed; the cut is damage, like a torn tail: exit 1, never 0
+                err.print(t.getMessage() + "\n");
+                clean = false;
+            }
+            err.flush();
             return clean ? Segscope.EXIT_OK : Segscope.EXIT_FINDINGS;
         } finally {
             writer.flush();

@@ -8,7 +8,10 @@ import io.segscope.format.verify.Severity;
 import io.segscope.format.verify.Verifier;
 import io.segscope.format.verify.VerifyStats;
 import io.segscope.inspector.Segscope;
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
 import io.segscope.inspector.input.ArchiveTree;
+import io.segscope.inspector.input.PathArgument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -81,7 +84,7 @@ public final class VerifyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (Path p : paths) {
-            if (!Files.exists(p)) {
+            if (!PathArgument.exists(p)) {
                 err.println(p + ": no such file or directory");
                 return Segscope.EXIT_IO;
             }
@@ -141,19 +144,34 @@ public final class VerifyCommand implements Callable<Integer> {
                             .mapToLong(f -> f.toFile().length()).sum();
                 }
             } else {
-                total += Files.size(p);
+                total += Files.size(PathArgument.file(p));
             }
         }
         return total;
     }
 
+    /**
+     * Verifies one PATH. In an archive, entries that are not Kafka's are reported as ignored (info);
+     * a compressed tar's partitions are verified in the order the archive holds them, so that it is
+     * read in one forward pass; an archive cut short is an {@code io-error} finding naming where it
+     * ends, after its complete entries are verified.
+     */
     private static boolean verifyPath(Verifier verifier, Path p) {
-        if (Files.isRegularFile(p) && ArchiveTree.isArchive(p)) {
-            try (ArchiveTree tree = ArchiveTree.open(p)) {
-                return verifier.verify(tree.root());
+        try (PathArgument arg = PathArgument.open(p)) {
+            ArchiveTree tree = arg.tree();
+            if (tree == null) {
+                return verifier.verify(p);
+            }
+            verifier.reportIgnored(true).partitionOrder(arg.archiveOrder());
+            try {
+                boolean found = verifier.verify(arg.entry());
+                tree.truncation().ifPresent(t -> verifier.report(FormatException.at(Violation.IO_ERROR, t.file(), t.position())
+                        .note(t.message()).build(), Severity.ERROR));
+                return found || tree.truncation().isPresent();
+            } finally {
+                verifier.reportIgnored(false).partitionOrder(null);
             }
         }
-        return verifier.verify(p);
     }
 
     private static void writeJson(JsonGenerator g, Finding f) {

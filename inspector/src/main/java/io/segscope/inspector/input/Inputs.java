@@ -9,7 +9,6 @@ import io.segscope.format.logdir.LogDir;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.logdir.LogScanner;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ import java.util.Set;
  * partition, segments by base offset.
  */
 public final class Inputs implements AutoCloseable {
-    private final List<ArchiveTree> archives = new ArrayList<>();
+    private final List<PathArgument> archives = new ArrayList<>();
     private final FileListing listing;
     private final LogScanner scanner;
 
@@ -63,16 +62,28 @@ public final class Inputs implements AutoCloseable {
         return listing.problems();
     }
 
-    private void add(Path path) {
-        if (!Files.exists(path)) {
-            throw FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
-                    .note("no such file or directory").build();
+    /**
+     * Archives cut short, as errors naming the archive (or the partial entry) and where it ends;
+     * their complete entries are among {@link #files()}.
+     */
+    public List<FormatException> truncations() {
+        List<FormatException> out = new ArrayList<>();
+        for (PathArgument a : archives) {
+            a.tree().truncation().ifPresent(t -> out.add(FormatException.at(Violation.IO_ERROR, t.file(), t.position())
+                    .note(t.message()).build()));
         }
+        return out;
+    }
+
+    private void add(Path path) {
+        PathArgument arg = PathArgument.open(path);
         boolean found;
-        if (Files.isRegularFile(path) && ArchiveTree.isArchive(path)) {
-            ArchiveTree tree = ArchiveTree.open(path);
-            archives.add(tree);
-            found = scanner.scan(tree.root(), listing);
+        if (arg.tree() != null) {
+            archives.add(arg);
+            found = scanner.scan(arg.entry(), listing);
+            if (!found && arg.tree().truncation().isPresent()) {
+                return; // reported by truncations(): the data may be what was cut
+            }
         } else {
             found = scanner.scan(path, listing);
         }
@@ -84,8 +95,8 @@ public final class Inputs implements AutoCloseable {
 
     @Override
     public void close() {
-        for (ArchiveTree t : archives) {
-            t.close();
+        for (PathArgument a : archives) {
+            a.close();
         }
     }
 }
