@@ -68,24 +68,27 @@ public final class LogScanner {
 
     private final Set<Include> include;
     private final Comparator<PartitionDir> order;
+    private final Comparator<FileEntry> searchOrder;
 
     /** @param include the transient partition dirs and segment files to list besides the live ones */
     public LogScanner(Set<Include> include) {
-        this(include, PARTITION_ORDER);
+        this(include, PARTITION_ORDER, null);
     }
 
-    private LogScanner(Set<Include> include, Comparator<PartitionDir> order) {
+    private LogScanner(Set<Include> include, Comparator<PartitionDir> order, Comparator<FileEntry> searchOrder) {
         this.include = include;
         this.order = order;
+        this.searchOrder = searchOrder;
     }
 
     /**
-     * A scanner visiting the partitions of a log dir in {@code order} instead of by topic and
-     * partition: a reader of a stream (a compressed tar) visits them in the order the stream holds
-     * them. Segments of a partition stay in base-offset order.
+     * A scanner visiting the directories it searches and the partitions of a log dir in
+     * {@code order} (of their directory entries) instead of by name, topic and partition: a reader
+     * of a stream (a compressed tar) visits them in the order the stream holds them. Segments of
+     * a partition stay in base-offset order.
      */
-    public LogScanner withPartitionOrder(Comparator<PartitionDir> order) {
-        return new LogScanner(include, order.thenComparing(PARTITION_ORDER));
+    public LogScanner withOrder(Comparator<FileEntry> order) {
+        return new LogScanner(include, Comparator.comparing(PartitionDir::dir, order).thenComparing(PARTITION_ORDER), order);
     }
 
     /**
@@ -149,7 +152,12 @@ public final class LogScanner {
                     return false;
                 }
                 boolean found = false;
-                for (FileEntry child : entry.children()) {
+                List<FileEntry> children = entry.children();
+                if (searchOrder != null) {
+                    children = new ArrayList<>(children);
+                    children.sort(searchOrder);
+                }
+                for (FileEntry child : children) {
                     if (child.isDirectory()) {
                         List<FileEntry> below = new ArrayList<>();
                         if (scan(child, visitor, depth + 1, below)) {

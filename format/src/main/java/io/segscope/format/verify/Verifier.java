@@ -79,12 +79,12 @@ public final class Verifier {
     }
 
     /**
-     * The order in which the partitions of a log dir are verified: by topic and partition (null,
-     * the default), or e.g. the order in which a stream holds them, so that it is read in one
-     * pass. Each partition's checks are the same in any order.
+     * The order in which directories and the partitions of a log dir are verified: by name, topic
+     * and partition (null, the default), or e.g. the order in which a stream holds them, so that
+     * it is read in one pass. Each partition's checks are the same in any order.
      */
-    public Verifier partitionOrder(java.util.Comparator<PartitionDir> order) {
-        scanner = order == null ? SORTED : SORTED.withPartitionOrder(order);
+    public Verifier readOrder(java.util.Comparator<FileEntry> order) {
+        scanner = order == null ? SORTED : SORTED.withOrder(order);
         return this;
     }
 

@@ -162,14 +162,14 @@ public final class VerifyCommand implements Callable<Integer> {
             if (tree == null) {
                 return verifier.verify(p);
             }
-            verifier.reportIgnored(true).partitionOrder(arg.archiveOrder());
+            verifier.reportIgnored(true).readOrder(arg.archiveOrder());
             try {
                 boolean found = verifier.verify(arg.entry());
                 tree.truncation().ifPresent(t -> verifier.report(FormatException.at(Violation.IO_ERROR, t.file(), t.position())
                         .note(t.message()).build(), Severity.ERROR));
                 return found || tree.truncation().isPresent();
             } finally {
-                verifier.reportIgnored(false).partitionOrder(null);
+                verifier.reportIgnored(false).readOrder(null);
             }
         }
     }

@@ -5,6 +5,8 @@ import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.StreamSource;
 import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
 import org.apache.commons.compress.archivers.ArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -40,8 +42,9 @@ import java.util.Optional;
  * Compressed tars ({@code .tar.gz}/{@code .tgz}, {@code .tar.bz2}, {@code .tar.zst}) are one
  * stream, read in two passes of bounded memory:
  * <ol>
- * <li>the listing pass reads every entry header and keeps the bytes of the small files that are
- *     not {@code .log} segments (indexes, snapshots, checkpoints: what is read beside a segment),
+ * <li>the listing pass reads every entry header and keeps the bytes of Kafka's small side files
+ *     (indexes, snapshots, checkpoints: what is read beside a segment; not the segments, not
+ *     foreign files),
  *     zero tails trimmed, up to {@link #CACHE_BUDGET} in all;</li>
  * <li>the {@code .log} entries are then read from one forward stream, which starts over only when
  *     asked for an entry before the one last opened. Entries skipped on the way that are small
@@ -196,10 +199,11 @@ public final class ArchiveTree implements Closeable {
 
     /**
      * The order in which the archive holds {@code entry} (a file of this tree), for readers that
-     * can take files in archive order; {@link Long#MAX_VALUE} for directories and foreign entries.
+     * can take files in archive order; for a directory, that of its first file; {@link Long#MAX_VALUE}
+     * for empty directories and foreign entries.
      */
     public long position(FileEntry entry) {
-        return entry instanceof Node n && n.tree == this && n.index >= 0 ? n.index : Long.MAX_VALUE;
+        return entry instanceof Node n && n.tree == this ? n.first : Long.MAX_VALUE;
     }
 
     /** True when entries are read from one forward stream (compressed tars), where order matters. */
@@ -271,7 +275,7 @@ public final class ArchiveTree implements Closeable {
                 }
                 n.dataStart = data.count;
                 last = n;
-                if (n.size <= CACHE_ENTRY_MAX && cached < CACHE_BUDGET && !n.name.endsWith(".log")) {
+                if (n.size <= CACHE_ENTRY_MAX && cached < CACHE_BUDGET && isSideFile(n)) {
                     byte[] bytes = trimmed(in.readAllBytes());
                     if (cached + bytes.length <= CACHE_BUDGET) {
                         n.bytes = bytes;
@@ -292,6 +296,12 @@ public final class ArchiveTree implements Closeable {
             }
             truncated(last, Files.size(archive), tarBytes, e);
         }
+    }
+
+    /** Kafka's files read beside a segment or a log dir (indexes, snapshots, checkpoints): what the listing pass keeps. */
+    private static boolean isSideFile(Node n) {
+        FileKind kind = LogFile.classify(n, Optional.empty()).kind();
+        return kind != FileKind.LOG && kind != FileKind.OTHER && kind != FileKind.TMP;
     }
 
     private void truncated(Node last, long archiveBytes, long tarBytes, Exception cause) {
@@ -520,6 +530,8 @@ public final class ArchiveTree implements Closeable {
         private final ArchiveEntry entry;
         private final Map<String, Node> children = new LinkedHashMap<>();
         private List<FileEntry> sorted = List.of();
+        /** The archive index of this file, or of the first file below this directory. */
+        private long first = Long.MAX_VALUE;
         /** Position of the entry's data in the tar stream (streams only). */
         private long dataStart;
         /** The entry's bytes, zero tail trimmed, when the listing pass kept them. */
@@ -541,8 +553,10 @@ public final class ArchiveTree implements Closeable {
             List<Node> list = new ArrayList<>(children.values());
             list.sort(Comparator.comparing(n -> n.name));
             sorted = List.copyOf(list);
+            first = index >= 0 ? index : Long.MAX_VALUE;
             for (Node n : list) {
                 n.sortChildren();
+                first = Math.min(first, n.first);
             }
         }
 

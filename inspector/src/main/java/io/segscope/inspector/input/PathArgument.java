@@ -3,13 +3,10 @@ package io.segscope.inspector.input;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.logdir.FileEntry;
-import io.segscope.format.logdir.PartitionDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -93,21 +90,15 @@ public final class PathArgument implements AutoCloseable {
     }
 
     /**
-     * For a stream archive, the order in which it holds partitions (by their first file), so that
-     * a reader visiting them so reads the stream once; null when the order does not matter.
+     * For a stream archive, the order in which it holds directories and partitions (by their
+     * first file), so that a reader visiting them so reads the stream once; null when the order
+     * does not matter.
      */
-    public Comparator<PartitionDir> archiveOrder() {
+    public Comparator<FileEntry> archiveOrder() {
         if (tree == null || !tree.isStream()) {
             return null;
         }
-        Map<FileEntry, Long> first = new HashMap<>();
-        return Comparator.comparingLong(p -> first.computeIfAbsent(p.dir(), dir -> {
-            long min = Long.MAX_VALUE;
-            for (FileEntry f : dir.children()) {
-                min = Math.min(min, tree.position(f));
-            }
-            return min;
-        }));
+        return Comparator.comparingLong(tree::position);
     }
 
     @Override

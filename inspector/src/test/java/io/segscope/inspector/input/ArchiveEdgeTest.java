@@ -216,7 +216,7 @@ class ArchiveEdgeTest {
         new Verifier(ReaderOptions.defaults(), fromDir::add).verify(FileEntry.of(LOGDIR));
         List<Finding> fromArchive = new ArrayList<>();
         try (PathArgument arg = PathArgument.open(a)) {
-            Verifier v = new Verifier(ReaderOptions.defaults(), fromArchive::add).partitionOrder(arg.archiveOrder());
+            Verifier v = new Verifier(ReaderOptions.defaults(), fromArchive::add).readOrder(arg.archiveOrder());
             assertThat(v.verify(arg.entry())).isTrue();
             assertThat(arg.tree().restarts()).isZero();
         }
