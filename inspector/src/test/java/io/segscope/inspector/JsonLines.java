@@ -12,13 +12,13 @@ import java.util.List;
 import java.util.Map;
 
 /** Parses jsonl output into maps (numbers as Long, arrays as lists, null as null), for assertions. */
-final class JsonLines {
+public final class JsonLines {
     private static final JsonFactory FACTORY = new JsonFactory();
 
     private JsonLines() {
     }
 
-    static List<Map<String, Object>> parse(String text) {
+    public static List<Map<String, Object>> parse(String text) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (line.isBlank()) {

@@ -114,12 +114,16 @@ public enum Violation {
             "transient state Kafka tidies at load"),
     UNCLEAN_SHUTDOWN("unclean-shutdown", "info", "log dir",
             "no .kafka_cleanshutdown: the broker did not stop cleanly (or is running)"),
+    ARCHIVE_TRUNCATED("archive-truncated", "error", "archives",
+            "the archive ends inside an entry (a cut download or copy): the complete entries before it are read, the partial one is not"),
     UNRECOGNIZED_FILE("unrecognized-file", "error", "any file named on its own",
             "neither its name nor its content says what Kafka file it is (index files cannot be recognised by content): name its kind with --as"),
     NAME_FORMAT("name-format", "error / warning", "any",
             "a file or dir name Kafka would not parse"),
     IO_ERROR("io-error", "error", "any",
-            "the file could not be read");
+            "the file could not be read (or an archive is cut short: its complete entries are still read)"),
+    IGNORED("ignored", "info", "any",
+            "in an archive, a file or dir that is not Kafka's beside the data found (a README, a dumps/ folder): not read");
 
     private final String kind;
     private final String severity;

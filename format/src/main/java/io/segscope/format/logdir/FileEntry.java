@@ -25,6 +25,14 @@ public interface FileEntry {
     /** The entries of a directory sorted by name; empty for a file. */
     List<FileEntry> children();
 
+    /**
+     * The directory holding this entry, when the tree knows it (a file named on its own is then
+     * read with the partition name and the index files beside it); null at the top of a tree.
+     */
+    default FileEntry parent() {
+        return null;
+    }
+
     /** Opens a file read-only. */
     ByteSource open();
 

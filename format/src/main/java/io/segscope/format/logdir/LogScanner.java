@@ -62,6 +62,15 @@ public final class LogScanner {
         /** Something the scan noticed about what it was given (a directory read in an unusual way). */
         default void note(FormatException note) {
         }
+
+        /**
+         * What the search passed over on its way to the Kafka data: files beside the log or
+         * partition dirs found (a README, notes) and directories holding none (a {@code dumps/}
+         * folder of text files), one call per such directory. Called after the data, and only
+         * when some was found.
+         */
+        default void ignored(FileEntry entry) {
+        }
     }
 
     /**
@@ -77,6 +86,8 @@ public final class LogScanner {
 
     private final Set<Include> include;
     private final KindResolver resolver;
+    private final Comparator<PartitionDir> order;
+    private final Comparator<FileEntry> searchOrder;
 
     /** @param include the transient partition dirs and segment files to list besides the live ones */
     public LogScanner(Set<Include> include) {
@@ -88,8 +99,26 @@ public final class LogScanner {
      * @param resolver what files named on their own are
      */
     public LogScanner(Set<Include> include, KindResolver resolver) {
+        this(include, resolver, PARTITION_ORDER, null);
+    }
+
+    private LogScanner(Set<Include> include, KindResolver resolver, Comparator<PartitionDir> order,
+                       Comparator<FileEntry> searchOrder) {
         this.include = include;
         this.resolver = resolver;
+        this.order = order;
+        this.searchOrder = searchOrder;
+    }
+
+    /**
+     * A scanner visiting the directories it searches and the partitions of a log dir in
+     * {@code order} (of their directory entries) instead of by name, topic and partition: a reader
+     * of a stream (a compressed tar) visits them in the order the stream holds them. Segments of
+     * a partition stay in base-offset order.
+     */
+    public LogScanner withOrder(Comparator<FileEntry> order) {
+        return new LogScanner(include, resolver, Comparator.comparing(PartitionDir::dir, order).thenComparing(PARTITION_ORDER),
+                order);
     }
 
     /**
@@ -117,10 +146,27 @@ public final class LogScanner {
      * @return false when nothing Kafka-like was found there
      */
     public boolean scan(FileEntry entry, Visitor visitor) {
-        return scan(entry, visitor, 0);
+        if (!entry.isDirectory()) {
+            FileEntry parent = entry.parent();
+            Optional<TopicPartitionName> parentName = parent == null ? Optional.empty()
+                    : TopicPartitionName.tryParse(parent.name());
+            LogFile f = resolver.resolve(LogFile.classify(entry, parentName));
+            boolean named = SegmentFileName.parse(entry.name()).isPresent();
+            visitor.file(f, parent != null && named && f.kind() == FileKind.LOG && f.status() == FileStatus.LIVE
+                    ? siblings(parent, entry, f.baseOffset()) : null);
+            return true;
+        }
+        List<FileEntry> ignored = new ArrayList<>();
+        boolean found = scan(entry, visitor, 0, ignored);
+        if (found) {
+            for (FileEntry e : ignored) {
+                visitor.ignored(e);
+            }
+        }
+        return found;
     }
 
-    private boolean scan(FileEntry entry, Visitor visitor, int depth) {
+    private boolean scan(FileEntry entry, Visitor visitor, int depth, List<FileEntry> ignored) {
         switch (InputKind.detect(entry)) {
             case FILE -> {
                 visitor.file(resolver.resolve(LogFile.classify(entry, Optional.empty())), null);
@@ -147,9 +193,22 @@ public final class LogScanner {
                     return false;
                 }
                 boolean found = false;
-                for (FileEntry child : entry.children()) {
+                List<FileEntry> children = entry.children();
+                if (searchOrder != null) {
+                    children = new ArrayList<>(children);
+                    children.sort(searchOrder);
+                }
+                for (FileEntry child : children) {
                     if (child.isDirectory()) {
-                        found |= scan(child, visitor, depth + 1);
+                        List<FileEntry> below = new ArrayList<>();
+                        if (scan(child, visitor, depth + 1, below)) {
+                            found = true;
+                            ignored.addAll(below);
+                        } else {
+                            ignored.add(child);
+                        }
+                    } else {
+                        ignored.add(child);
                     }
                 }
                 return found;
@@ -167,7 +226,7 @@ public final class LogScanner {
         visitor.beginLogDir(dir, List.copyOf(rootFiles));
         Boolean clean = dir.cleanShutdown().isPresent();
         List<PartitionDir> partitions = new ArrayList<>(dir.partitions(include));
-        partitions.sort(PARTITION_ORDER);
+        partitions.sort(order);
         for (PartitionDir p : partitions) {
             scanPartition(p, clean, visitor);
         }
@@ -192,6 +251,21 @@ public final class LogScanner {
             }
         }
         return false;
+    }
+
+    /** The segment of a {@code .log} entry named on its own, with the index entries beside it. */
+    private static Segment siblings(FileEntry dir, FileEntry log, long base) {
+        Segment s = new Segment(base, FileStatus.LIVE);
+        s.put(FileKind.LOG, log);
+        for (FileKind k : new FileKind[]{FileKind.INDEX, FileKind.TIME_INDEX, FileKind.TXN_INDEX}) {
+            String name = SegmentFileName.prefix(base) + k.suffix();
+            for (FileEntry e : dir.children()) {
+                if (!e.isDirectory() && e.name().equals(name)) {
+                    s.put(k, e);
+                }
+            }
+        }
+        return s;
     }
 
     /** The segment of a {@code .log} named on its own, with the index files beside it. */

@@ -52,6 +52,12 @@ public final class PathEntry implements FileEntry {
     }
 
     @Override
+    public FileEntry parent() {
+        Path parent = path.getParent() != null ? path.getParent() : path.toAbsolutePath().getParent();
+        return parent == null ? null : new PathEntry(parent);
+    }
+
+    @Override
     public List<FileEntry> children() {
         if (!Files.isDirectory(path)) {
             return List.of();

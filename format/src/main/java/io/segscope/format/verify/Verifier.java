@@ -49,10 +49,13 @@ import java.nio.file.Path;
 public final class Verifier {
     /** KRaft snapshots of {@code __cluster_metadata}: {@code <offset>-<epoch>.checkpoint}, made of record batches. */
 
-    private LogScanner scanner = new LogScanner(Include.all(), ContentSniffer.resolver(null));
+    private LogScanner sorted = new LogScanner(Include.all(), ContentSniffer.resolver(null));
+    private LogScanner scanner = sorted;
+    private java.util.Comparator<FileEntry> readOrder;
     private final Report report;
     private final SegmentVerifier segments;
     private final ProducerSnapshotReader snapshotReader = new ProducerSnapshotReader();
+    private boolean reportIgnored;
 
     public Verifier(ReaderOptions options, FindingSink sink) {
         this.report = new Report(sink);
@@ -69,8 +72,35 @@ public final class Verifier {
 
     /** Reads every file named on its own as {@code kind}, whatever its name and content (null: by name, else content). */
     public Verifier as(FileKind kind) {
-        scanner = new LogScanner(Include.all(), ContentSniffer.resolver(kind));
+        sorted = new LogScanner(Include.all(), ContentSniffer.resolver(kind));
+        scanner = readOrder == null ? sorted : sorted.withOrder(readOrder);
         return this;
+    }
+
+    /**
+     * Whether files and dirs that the search passed over (not Kafka's: a README, a folder of
+     * notes beside the log dir) are reported, at info. Off by default: on a file system they are
+     * plain to see; an archive's reader may want to know what it held besides the data.
+     */
+    public Verifier reportIgnored(boolean on) {
+        reportIgnored = on;
+        return this;
+    }
+
+    /**
+     * The order in which directories and the partitions of a log dir are verified: by name, topic
+     * and partition (null, the default), or e.g. the order in which a stream holds them, so that
+     * it is read in one pass. Each partition's checks are the same in any order.
+     */
+    public Verifier readOrder(java.util.Comparator<FileEntry> order) {
+        readOrder = order;
+        scanner = order == null ? sorted : sorted.withOrder(order);
+        return this;
+    }
+
+    /** Adds a finding made outside the checks, e.g. by the reader of an archive that is cut short. */
+    public void report(FormatException e, Severity severity) {
+        report.add(e, severity);
     }
 
     /** Sets who is told how far the run is (null for nobody). */
@@ -131,7 +161,42 @@ public final class Verifier {
                 verifyFile(file);
             }
         }
+
+        @Override
+        public void ignored(FileEntry entry) {
+            if (reportIgnored) {
+                Verifier.this.ignored(entry);
+            }
+        }
     };
+
+    /** A file or dir that is not Kafka's, named with what it holds. */
+    private void ignored(FileEntry entry) {
+        if (!entry.isDirectory()) {
+            report.add(entry.path(), -1, Violation.IGNORED, Severity.INFO, -1, "not Kafka data (" + entry.size()
+                    + " bytes): ignored");
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        long[] count = new long[1];
+        collect(entry, entry.path().length() + 1, names, count);
+        report.add(entry.path(), -1, Violation.IGNORED, Severity.INFO, -1, "no Kafka data in this directory: ignored ("
+                + count[0] + (count[0] == 1 ? " file" : " files") + (names.isEmpty() ? "" : ": " + String.join(", ", names)
+                + (count[0] > names.size() ? ", ..." : "")) + ")");
+    }
+
+    private static void collect(FileEntry dir, int prefix, List<String> names, long[] count) {
+        for (FileEntry e : dir.children()) {
+            if (e.isDirectory()) {
+                collect(e, prefix, names, count);
+            } else {
+                count[0]++;
+                if (names.size() < 10) {
+                    names.add(e.path().length() > prefix ? e.path().substring(prefix) : e.name());
+                }
+            }
+        }
+    }
 
     /** A broker log dir's root files; its partition dirs follow (transient ones included, reported). */
     private void verifyLogDirRoot(LogDir dir, List<LogFile> rootFiles) {

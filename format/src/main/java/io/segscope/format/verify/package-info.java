@@ -79,9 +79,11 @@
  * <tr><td>{@code incomplete-cleaner-output}</td><td>warning</td><td>.cleaned, .swap</td><td>cleaner or split work a broker discards (.cleaned) or completes (.swap) at load</td></tr>
  * <tr><td>{@code transient-file}</td><td>info</td><td>.deleted, -delete/-future/-stray dirs</td><td>transient state Kafka tidies at load</td></tr>
  * <tr><td>{@code unclean-shutdown}</td><td>info</td><td>log dir</td><td>no .kafka_cleanshutdown: the broker did not stop cleanly (or is running)</td></tr>
+ * <tr><td>{@code archive-truncated}</td><td>error</td><td>archives</td><td>the archive ends inside an entry (a cut download or copy): the complete entries before it are read, the partial one is not</td></tr>
  * <tr><td>{@code unrecognized-file}</td><td>error</td><td>any file named on its own</td><td>neither its name nor its content says what Kafka file it is (index files cannot be recognised by content): name its kind with --as</td></tr>
  * <tr><td>{@code name-format}</td><td>error / warning</td><td>any</td><td>a file or dir name Kafka would not parse</td></tr>
- * <tr><td>{@code io-error}</td><td>error</td><td>any</td><td>the file could not be read</td></tr>
+ * <tr><td>{@code io-error}</td><td>error</td><td>any</td><td>the file could not be read (or an archive is cut short: its complete entries are still read)</td></tr>
+ * <tr><td>{@code ignored}</td><td>info</td><td>any</td><td>in an archive, a file or dir that is not Kafka's beside the data found (a README, a dumps/ folder): not read</td></tr>
  * </table>
  * <!-- kinds:end -->
  */

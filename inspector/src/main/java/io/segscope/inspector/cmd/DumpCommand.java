@@ -202,6 +202,13 @@ public final class DumpCommand implements Callable<Integer> {
                     DecoderPath.load(decoderPath, spec.commandLine())).tellTransactions(format != Format.kafka);
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
+            writer.flush();
+            for (FormatException t : inputs.truncations()) {
+                // what was read is printed; the cut is damage, like a torn tail: exit 1, never 0
+                err.print(t.getMessage() + "\n");
+                clean = false;
+            }
+            err.flush();
             if (!inputs.unreadablePaths().isEmpty() || walk.unreadableFiles() > 0) {
                 return Segscope.EXIT_IO;
             }

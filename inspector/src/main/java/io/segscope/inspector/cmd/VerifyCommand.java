@@ -10,7 +10,9 @@ import io.segscope.format.verify.Severity;
 import io.segscope.format.verify.Verifier;
 import io.segscope.format.verify.VerifyStats;
 import io.segscope.inspector.Segscope;
+import io.segscope.format.error.FormatException;
 import io.segscope.inspector.input.ArchiveTree;
+import io.segscope.inspector.input.PathArgument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -112,7 +114,7 @@ public final class VerifyCommand implements Callable<Integer> {
             for (Path p : paths) {
                 if (p.toString().equals("-")) {
                     verifier.verify(StreamEntry.stdin());
-                } else if (!Files.exists(p)) {
+                } else if (!PathArgument.exists(p)) {
                     err.println(p + ": no such file or directory");
                     exit = Segscope.EXIT_IO;
                 } else if (!verifyPath(verifier, p)) {
@@ -148,8 +150,8 @@ public final class VerifyCommand implements Callable<Integer> {
                         total += s.filter(f -> f.getFileName().toString().endsWith(".log") && Files.isRegularFile(f))
                                 .mapToLong(f -> f.toFile().length()).sum();
                     }
-                } else if (Files.isRegularFile(p)) {
-                    total += Files.size(p);
+                } else if (Files.isRegularFile(PathArgument.file(p))) {
+                    total += Files.size(PathArgument.file(p));
                 }
             } catch (IOException | UncheckedIOException e) {
                 // only the progress estimate needs it; the walk reports what cannot be read
@@ -158,13 +160,28 @@ public final class VerifyCommand implements Callable<Integer> {
         return total;
     }
 
+    /**
+     * Verifies one PATH. In an archive, entries that are not Kafka's are reported as ignored (info);
+     * a compressed tar's partitions are verified in the order the archive holds them, so that it is
+     * read in one forward pass; an archive cut short is an {@code io-error} finding naming where it
+     * ends, after its complete entries are verified.
+     */
     private static boolean verifyPath(Verifier verifier, Path p) {
-        if (Files.isRegularFile(p) && ArchiveTree.isArchive(p)) {
-            try (ArchiveTree tree = ArchiveTree.open(p)) {
-                return verifier.verify(tree.root());
+        try (PathArgument arg = PathArgument.open(p)) {
+            ArchiveTree tree = arg.tree();
+            if (tree == null) {
+                return verifier.verify(p);
+            }
+            verifier.reportIgnored(true).readOrder(arg.archiveOrder());
+            try {
+                boolean found = verifier.verify(arg.entry());
+                tree.truncation().ifPresent(t -> verifier.report(FormatException.at(Violation.ARCHIVE_TRUNCATED, t.file(), t.position())
+                        .note(t.message()).build(), Severity.ERROR));
+                return found || tree.truncation().isPresent();
+            } finally {
+                verifier.reportIgnored(false).readOrder(null);
             }
         }
-        return verifier.verify(p);
     }
 
     private static void writeJson(JsonGenerator g, Finding f) {

@@ -5,6 +5,8 @@ import io.segscope.format.error.Violation;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.StreamSource;
 import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
 import org.apache.commons.compress.archivers.ArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -20,14 +22,17 @@ import java.io.Closeable;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * An archive of a log dir (or of a partition dir, or of several log dirs) seen as a tree of
@@ -35,34 +40,111 @@ import java.util.Map;
  *
  * <p>{@code .zip} and plain {@code .tar} are random access: any entry opens directly.
  * Compressed tars ({@code .tar.gz}/{@code .tgz}, {@code .tar.bz2}, {@code .tar.zst}) are one
- * stream: opening an entry reads forward from the last one opened and starts over only when asked
- * for an earlier entry, so reading entries in archive order costs one pass.
+ * stream, read in two passes of bounded memory:
+ * <ol>
+ * <li>the listing pass reads every entry header and keeps the bytes of Kafka's small side files
+ *     (indexes, snapshots, checkpoints: what is read beside a segment; not the segments, not
+ *     foreign files),
+ *     zero tails trimmed, up to {@link #CACHE_BUDGET} in all;</li>
+ * <li>the {@code .log} entries are then read from one forward stream, which starts over only when
+ *     asked for an entry before the one last opened. Entries skipped on the way that are small
+ *     enough are kept in a second bounded cache ({@link #SKIP_CACHE_BUDGET}), so that the segments
+ *     of one partition stored out of base-offset order do not cost a restart each. Readers that
+ *     can choose their order take entries in archive order ({@link #position}).</li>
+ * </ol>
+ * Memory is thus bounded by the two caches, one read window (the largest batch read at once) and
+ * the entry headers, whatever the archive's size.
+ *
+ * <p>A truncated archive (a copy cut short) is read up to the cut: every complete entry is
+ * listed, the partial one is left out, and {@link #truncation()} says where the archive ends.
  */
 public final class ArchiveTree implements Closeable {
     /** The largest batch read from an archive entry at once (a hostile size cannot cost more). */
     public static final int MAX_WINDOW = 256 * 1024 * 1024;
+    /** Bytes (zero tails trimmed) of the non-segment entries kept from the listing pass. */
+    static final long CACHE_BUDGET = 64L * 1024 * 1024;
+    /** The largest entry kept by the listing pass. */
+    static final long CACHE_ENTRY_MAX = 16L * 1024 * 1024;
+    /** Bytes of entries skipped in the forward stream kept for a later open. */
+    static final long SKIP_CACHE_BUDGET = 64L * 1024 * 1024;
+    /** The largest entry kept while skipping. */
+    static final long SKIP_CACHE_ENTRY_MAX = 16L * 1024 * 1024;
+    /** The separator between an archive and a path inside it, as segscope prints entry names. */
+    public static final String SEPARATOR = "!/";
 
     private enum Kind { ZIP, TAR, TAR_STREAM }
 
+    /** Where a truncated archive ends. */
+    public record Truncation(String archive, long archiveBytes, long tarBytes, String entry, long entryBytes,
+                             long entrySize, String lastComplete, String cause) {
+        /** The file to name: the partial entry when there is one, else the archive. */
+        public String file() {
+            return entry != null ? entry : archive;
+        }
+
+        /** The byte position to name: in the partial entry, else in the archive's tar data. */
+        public long position() {
+            return entry != null ? entryBytes : tarBytes;
+        }
+
+        public String message() {
+            String where = "archive truncated: " + archive + " ends after " + archiveBytes + " bytes (" + tarBytes
+                    + " bytes of tar data)";
+            String what = entry != null
+                    ? ", inside entry " + entry + " (" + entryBytes + " of its " + entrySize + " bytes present); that entry is"
+                    + " not read, the complete entries before it are"
+                    : ", after the complete entry " + (lastComplete == null ? "(none)" : lastComplete)
+                    + "; the entries after it are missing";
+            return where + what + (cause == null ? "" : " (" + cause + ")");
+        }
+    }
+
     private final Path archive;
-    private final Kind kind;
+    private Kind kind;
     private final Node root;
+    private final List<Node> entries = new ArrayList<>();
     private ZipFile zip;
     private TarFile tar;
     private TarArchiveInputStream stream;
     private int streamIndex = -1;
+    private long cached;
+    private final LinkedHashMap<Integer, byte[]> skipCache = new LinkedHashMap<>(16, 0.75f, true);
+    private long skipCached;
+    private int restarts;
+    private Truncation truncation;
 
     private ArchiveTree(Path archive, Kind kind) {
         this.archive = archive;
         this.kind = kind;
-        this.root = new Node(this, archive.getFileName().toString(), archive.toString(), true, 0, -1, null);
+        this.root = new Node(this, null, archive.getFileName().toString(), archive.toString(), true, 0, -1, null);
     }
 
     /** True for the archive names segscope reads. */
     public static boolean isArchive(Path path) {
-        String n = path.getFileName().toString().toLowerCase(Locale.ROOT);
+        Path name = path.getFileName();
+        if (name == null) {
+            return false;
+        }
+        String n = name.toString().toLowerCase(Locale.ROOT);
         return n.endsWith(".zip") || n.endsWith(".tar") || n.endsWith(".tar.gz") || n.endsWith(".tgz")
                 || n.endsWith(".tar.bz2") || n.endsWith(".tbz2") || n.endsWith(".tar.zst");
+    }
+
+    /**
+     * Splits a PATH naming an entry inside an archive, as segscope prints them
+     * ({@code logs.tar.gz!/logdir/__consumer_offsets-0/00000000000000000000.log}), into the archive
+     * and the path inside it; empty when {@code arg} names no archive entry.
+     */
+    public static Optional<String[]> splitEntryPath(String arg) {
+        int at = arg.indexOf(SEPARATOR);
+        while (at > 0) {
+            String file = arg.substring(0, at);
+            if (isArchive(Path.of(file))) {
+                return Optional.of(new String[]{file, arg.substring(at + SEPARATOR.length())});
+            }
+            at = arg.indexOf(SEPARATOR, at + 1);
+        }
+        return Optional.empty();
     }
 
     /** Lists the archive; its entries are opened lazily. Close the tree when done. */
@@ -78,14 +160,60 @@ public final class ArchiveTree implements Closeable {
                 throw fe;
             }
             throw FormatException.at(Violation.IO_ERROR, archive.toString(), 0)
-                    .note("cannot read archive: " + e.getMessage()).build(e);
+                    .note("cannot read archive: " + describe(e)).build(e);
         }
         return tree;
+    }
+
+    private static String describe(Throwable e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     /** The archive itself, as a directory. */
     public FileEntry root() {
         return root;
+    }
+
+    /**
+     * The entry at a path inside the archive ({@code logdir/__consumer_offsets-0}); empty when
+     * there is none. An empty path is the root.
+     */
+    public Optional<FileEntry> find(String inner) {
+        Node at = root;
+        for (String part : inner.split("/")) {
+            if (part.isEmpty() || part.equals(".")) {
+                continue;
+            }
+            at = at.children.get(part);
+            if (at == null) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(at);
+    }
+
+    /** Where the archive is cut short, when it is. */
+    public Optional<Truncation> truncation() {
+        return Optional.ofNullable(truncation);
+    }
+
+    /**
+     * The order in which the archive holds {@code entry} (a file of this tree), for readers that
+     * can take files in archive order; for a directory, that of its first file; {@link Long#MAX_VALUE}
+     * for empty directories and foreign entries.
+     */
+    public long position(FileEntry entry) {
+        return entry instanceof Node n && n.tree == this ? n.first : Long.MAX_VALUE;
+    }
+
+    /** True when entries are read from one forward stream (compressed tars), where order matters. */
+    public boolean isStream() {
+        return kind == Kind.TAR_STREAM;
+    }
+
+    /** How many times the forward stream started over (for tests and measurements). */
+    int restarts() {
+        return restarts;
     }
 
     private void list() throws IOException {
@@ -98,40 +226,129 @@ public final class ArchiveTree implements Closeable {
                 }
             }
             case TAR -> {
-                tar = new TarFile(archive);
-                int i = 0;
-                for (TarArchiveEntry e : tar.getEntries()) {
-                    add(e, i++);
-                }
-            }
-            case TAR_STREAM -> {
-                try (TarArchiveInputStream in = openStream()) {
+                try {
+                    tar = new TarFile(archive);
+                    long fileSize = Files.size(archive);
                     int i = 0;
-                    TarArchiveEntry e;
-                    while ((e = in.getNextEntry()) != null) {
-                        add(e, i++);
+                    Node last = null;
+                    for (TarArchiveEntry e : tar.getEntries()) {
+                        Node n = add(e, i++);
+                        if (n != null) {
+                            n.dataStart = e.getDataOffset();
+                            last = n;
+                        }
                     }
+                    if (last != null && last.dataStart + last.size > fileSize) {
+                        truncated(last, fileSize, fileSize, null);
+                    }
+                } catch (IOException e) {
+                    // a plain tar cut short: read it as a stream, which lists every complete entry
+                    if (tar != null) {
+                        tar.close();
+                        tar = null;
+                    }
+                    root.children.clear();
+                    entries.clear();
+                    kind = Kind.TAR_STREAM;
+                    listStream();
                 }
             }
+            case TAR_STREAM -> listStream();
         }
         root.sortChildren();
     }
 
-    private TarArchiveInputStream openStream() throws IOException {
-        String n = archive.getFileName().toString().toLowerCase(Locale.ROOT);
-        InputStream raw = new BufferedInputStream(Files.newInputStream(archive), 1 << 16);
-        InputStream decompressed;
-        if (n.endsWith(".bz2") || n.endsWith(".tbz2")) {
-            decompressed = new BZip2CompressorInputStream(raw, true);
-        } else if (n.endsWith(".zst")) {
-            decompressed = new ZstdCompressorInputStream(raw);
-        } else {
-            decompressed = GzipCompressorInputStream.builder().setInputStream(raw).setDecompressConcatenated(true).get();
+    /** The listing pass of a stream: headers, the small side files, and where a truncated archive ends. */
+    private void listStream() throws IOException {
+        Counting raw = new Counting(Files.newInputStream(archive));
+        Counting data = null;
+        Node last = null;
+        try (InputStream closing = raw) {
+            data = new Counting(decompressor(new BufferedInputStream(raw, 1 << 16)));
+            TarArchiveInputStream in = new TarArchiveInputStream(data);
+            TarArchiveEntry e;
+            int i = 0;
+            while ((e = in.getNextEntry()) != null) {
+                Node n = add(e, i++);
+                if (n == null) {
+                    continue;
+                }
+                n.dataStart = data.count;
+                last = n;
+                if (n.size <= CACHE_ENTRY_MAX && cached < CACHE_BUDGET && isSideFile(n)) {
+                    byte[] bytes = trimmed(in.readAllBytes());
+                    if (cached + bytes.length <= CACHE_BUDGET) {
+                        n.bytes = bytes;
+                        cached += bytes.length;
+                    }
+                }
+            }
+            if (last != null && last.dataStart + last.size > data.count) {
+                truncated(last, raw.count, data.count, null);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof FormatException) {
+                throw e;
+            }
+            long tarBytes = data == null ? 0 : data.count;
+            if (entries.isEmpty() && tarBytes == 0) {
+                throw e instanceof IOException io ? io : new IOException(e);
+            }
+            truncated(last, Files.size(archive), tarBytes, e);
         }
-        return new TarArchiveInputStream(decompressed);
     }
 
-    private void add(ArchiveEntry e, int index) {
+    /** Kafka's files read beside a segment or a log dir (indexes, snapshots, checkpoints): what the listing pass keeps. */
+    private static boolean isSideFile(Node n) {
+        FileKind kind = LogFile.classify(n, Optional.empty()).kind();
+        return kind != FileKind.LOG && kind != FileKind.OTHER && kind != FileKind.TMP;
+    }
+
+    private void truncated(Node last, long archiveBytes, long tarBytes, Exception cause) {
+        String why = cause == null ? null : cause.getClass().getSimpleName()
+                + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        if (last != null && last.dataStart + last.size > tarBytes) {
+            // the last entry is partial: never read it as if whole
+            last.parent.children.remove(last.name);
+            entries.remove(last);
+            Node before = entries.isEmpty() ? null : entries.get(entries.size() - 1);
+            truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, last.path,
+                    Math.max(0, tarBytes - last.dataStart), last.size, before == null ? null : before.path, why);
+        } else {
+            truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, null, 0, 0,
+                    last == null ? null : last.path, why);
+        }
+    }
+
+    /** The bytes up to the last non-zero one: a preallocated index costs only its entries. */
+    private static byte[] trimmed(byte[] bytes) {
+        int end = bytes.length;
+        while (end > 0 && bytes[end - 1] == 0) {
+            end--;
+        }
+        return end == bytes.length ? bytes : Arrays.copyOf(bytes, end);
+    }
+
+    private InputStream decompressor(InputStream raw) throws IOException {
+        String n = archive.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (n.endsWith(".tar")) {
+            return raw;
+        }
+        if (n.endsWith(".bz2") || n.endsWith(".tbz2")) {
+            return new BZip2CompressorInputStream(raw, true);
+        }
+        if (n.endsWith(".zst")) {
+            return new ZstdCompressorInputStream(raw);
+        }
+        return GzipCompressorInputStream.builder().setInputStream(raw).setDecompressConcatenated(true).get();
+    }
+
+    private TarArchiveInputStream openStream() throws IOException {
+        InputStream raw = new BufferedInputStream(Files.newInputStream(archive), 1 << 16);
+        return new TarArchiveInputStream(decompressor(raw));
+    }
+
+    private Node add(ArchiveEntry e, int index) {
         String name = e.getName();
         while (name.startsWith("./")) {
             name = name.substring(2);
@@ -140,11 +357,12 @@ public final class ArchiveTree implements Closeable {
             name = name.substring(1);
         }
         if (name.isEmpty() || (e instanceof TarArchiveEntry t && (t.isSymbolicLink() || t.isLink()))) {
-            return;
+            return null;
         }
         boolean dir = e.isDirectory();
         String[] parts = name.split("/");
         Node at = root;
+        Node added = null;
         for (int i = 0; i < parts.length; i++) {
             if (parts[i].isEmpty() || parts[i].equals(".")) {
                 continue;
@@ -153,12 +371,17 @@ public final class ArchiveTree implements Closeable {
             Node child = at.children.get(parts[i]);
             if (child == null) {
                 boolean isDir = !last || dir;
-                child = new Node(this, parts[i], at == root ? at.path + "!/" + parts[i] : at.path + "/" + parts[i],
+                child = new Node(this, at, parts[i], at == root ? at.path + SEPARATOR + parts[i] : at.path + "/" + parts[i],
                         isDir, isDir ? 0 : e.getSize(), isDir ? -1 : index, e);
                 at.children.put(parts[i], child);
+                if (!isDir) {
+                    entries.add(child);
+                    added = child;
+                }
             }
             at = child;
         }
+        return added;
     }
 
     private InputStream inputStream(Node node) throws IOException {
@@ -171,6 +394,7 @@ public final class ArchiveTree implements Closeable {
                 if (stream == null || node.index <= streamIndex) {
                     if (stream != null) {
                         stream.close();
+                        restarts++;
                     }
                     stream = openStream();
                     streamIndex = -1;
@@ -186,9 +410,65 @@ public final class ArchiveTree implements Closeable {
                             }
                         };
                     }
+                    keepSkipped(streamIndex, e);
                 }
                 throw new IOException("entry " + node.path + " not found on a second pass");
         }
+    }
+
+    /** Keeps a small entry passed on the way to a later one, in case it is asked for next. */
+    private void keepSkipped(int index, TarArchiveEntry e) throws IOException {
+        if (e.isDirectory() || e.getSize() > SKIP_CACHE_ENTRY_MAX || index >= entries.size()) {
+            return;
+        }
+        Node n = byIndex(index);
+        if (n == null || n.bytes != null || !n.name.endsWith(".log")) {
+            return;
+        }
+        byte[] bytes = trimmed(stream.readAllBytes());
+        skipCache.put(index, bytes);
+        skipCached += bytes.length;
+        var it = skipCache.entrySet().iterator();
+        while (skipCached > SKIP_CACHE_BUDGET && it.hasNext()) {
+            skipCached -= it.next().getValue().length;
+            it.remove();
+        }
+    }
+
+    private Node byIndex(int index) {
+        // entries are added in index order, with gaps for directories and links
+        int lo = 0;
+        int hi = entries.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int at = entries.get(mid).index;
+            if (at == index) {
+                return entries.get(mid);
+            } else if (at < index) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return null;
+    }
+
+    /** The cached bytes of an entry, its zero tail restored; null when not cached. */
+    private ByteBuffer cachedBytes(Node node) {
+        byte[] bytes = node.bytes;
+        if (bytes == null) {
+            bytes = skipCache.remove(node.index);
+            if (bytes == null) {
+                return null;
+            }
+            skipCached -= bytes.length;
+        }
+        if (bytes.length == node.size) {
+            return ByteBuffer.wrap(bytes);
+        }
+        ByteBuffer full = ByteBuffer.allocate((int) node.size);
+        full.put(0, bytes);
+        return full;
     }
 
     @Override
@@ -204,9 +484,44 @@ public final class ArchiveTree implements Closeable {
         }
     }
 
+    /** Counts the bytes read through it. */
+    private static final class Counting extends FilterInputStream {
+        long count;
+
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long s = super.skip(n);
+            count += Math.max(0, s);
+            return s;
+        }
+    }
+
     /** One entry of the archive. */
     private static final class Node implements FileEntry {
         private final ArchiveTree tree;
+        private final Node parent;
         private final String name;
         private final String path;
         private final boolean directory;
@@ -215,9 +530,17 @@ public final class ArchiveTree implements Closeable {
         private final ArchiveEntry entry;
         private final Map<String, Node> children = new LinkedHashMap<>();
         private List<FileEntry> sorted = List.of();
+        /** The archive index of this file, or of the first file below this directory. */
+        private long first = Long.MAX_VALUE;
+        /** Position of the entry's data in the tar stream (streams only). */
+        private long dataStart;
+        /** The entry's bytes, zero tail trimmed, when the listing pass kept them. */
+        private byte[] bytes;
 
-        Node(ArchiveTree tree, String name, String path, boolean directory, long size, int index, ArchiveEntry entry) {
+        Node(ArchiveTree tree, Node parent, String name, String path, boolean directory, long size, int index,
+             ArchiveEntry entry) {
             this.tree = tree;
+            this.parent = parent;
             this.name = name;
             this.path = path;
             this.directory = directory;
@@ -230,8 +553,10 @@ public final class ArchiveTree implements Closeable {
             List<Node> list = new ArrayList<>(children.values());
             list.sort(Comparator.comparing(n -> n.name));
             sorted = List.copyOf(list);
+            first = index >= 0 ? index : Long.MAX_VALUE;
             for (Node n : list) {
                 n.sortChildren();
+                first = Math.min(first, n.first);
             }
         }
 
@@ -240,16 +565,21 @@ public final class ArchiveTree implements Closeable {
         @Override public boolean isDirectory() { return directory; }
         @Override public long size() { return size; }
         @Override public List<FileEntry> children() { return sorted; }
+        @Override public FileEntry parent() { return parent; }
 
         @Override
         public ByteSource open() {
             if (directory) {
                 throw FormatException.at(Violation.IO_ERROR, path, 0).note("is a directory").build();
             }
+            ByteBuffer cached = tree.cachedBytes(this);
+            if (cached != null) {
+                return ByteSource.wrap(cached, path);
+            }
             try {
                 return new StreamSource(tree.inputStream(this), path, MAX_WINDOW, size >= 0 ? size : -1);
             } catch (IOException e) {
-                throw FormatException.at(Violation.IO_ERROR, path, 0).note(String.valueOf(e.getMessage())).build(e);
+                throw FormatException.at(Violation.IO_ERROR, path, 0).note(describe(e)).build(e);
             }
         }
 

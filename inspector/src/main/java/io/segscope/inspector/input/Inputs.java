@@ -11,7 +11,6 @@ import io.segscope.format.logdir.LogScanner;
 import io.segscope.format.logdir.StreamEntry;
 import io.segscope.format.walk.ContentSniffer;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.Set;
  * partition, segments by base offset.
  */
 public final class Inputs implements AutoCloseable {
-    private final List<ArchiveTree> archives = new ArrayList<>();
+    private final List<PathArgument> archives = new ArrayList<>();
     private final List<FormatException> unreadable = new ArrayList<>();
     private final FileListing listing;
     private final LogScanner scanner;
@@ -82,22 +81,33 @@ public final class Inputs implements AutoCloseable {
         return unreadable;
     }
 
+    /**
+     * Archives cut short, as errors naming the archive (or the partial entry) and where it ends;
+     * their complete entries are among {@link #files()}.
+     */
+    public List<FormatException> truncations() {
+        List<FormatException> out = new ArrayList<>();
+        for (PathArgument a : archives) {
+            a.tree().truncation().ifPresent(t -> out.add(FormatException.at(Violation.ARCHIVE_TRUNCATED, t.file(), t.position())
+                    .note(t.message()).build()));
+        }
+        return out;
+    }
+
     private void add(Path path) {
         if (path.toString().equals("-")) {
             scanner.scan(StreamEntry.stdin(), listing);
             return;
         }
-        if (!Files.exists(path)) {
-            unreadable.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
-                    .note("no such file or directory").build());
-            return;
-        }
         boolean found;
         try {
-            if (Files.isRegularFile(path) && ArchiveTree.isArchive(path)) {
-                ArchiveTree tree = ArchiveTree.open(path);
-                archives.add(tree);
-                found = scanner.scan(tree.root(), listing);
+            PathArgument arg = PathArgument.open(path);
+            if (arg.tree() != null) {
+                archives.add(arg);
+                found = scanner.scan(arg.entry(), listing);
+                if (!found && arg.tree().truncation().isPresent()) {
+                    return; // reported by truncations(): the data may be what was cut
+                }
             } else {
                 found = scanner.scan(path, listing);
             }
@@ -116,8 +126,8 @@ public final class Inputs implements AutoCloseable {
 
     @Override
     public void close() {
-        for (ArchiveTree t : archives) {
-            t.close();
+        for (PathArgument a : archives) {
+            a.close();
         }
     }
 }
