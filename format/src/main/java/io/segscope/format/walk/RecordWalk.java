@@ -106,6 +106,11 @@ public final class RecordWalk {
         return clean;
     }
 
+    /** Records of the last walk that passed the filter and went to the sink. */
+    public long recordsPassed() {
+        return records;
+    }
+
     /** Files of the last walk that could not be read at all (I/O errors: missing, permission denied). */
     public int unreadableFiles() {
         return unreadableFiles;

@@ -209,6 +209,9 @@ public final class DumpCommand implements Callable<Integer> {
                 clean = false;
             }
             err.flush();
+            if (filter.isFiltering() && walk.recordsPassed() == 0 && inputs.unreadablePaths().isEmpty()) {
+                err.print("dump: no record matched the filters in " + inputs.files().size() + " file(s)\n");
+            }
             if (!inputs.unreadablePaths().isEmpty() || walk.unreadableFiles() > 0) {
                 return Segscope.EXIT_IO;
             }

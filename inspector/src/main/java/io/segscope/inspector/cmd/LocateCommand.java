@@ -82,6 +82,12 @@ public final class LocateCommand implements Callable<Integer> {
             return Segscope.EXIT_OK;
         }
         try (Inputs inputs = Inputs.resolve(logDirs, Include.none(), EnumSet.of(FileKind.LOG))) {
+            if (!inputs.unreadablePaths().isEmpty()) {
+                for (io.segscope.format.error.FormatException e : inputs.unreadablePaths()) {
+                    err.print(e.getMessage() + "\n");
+                }
+                return Segscope.EXIT_IO;
+            }
             List<PartitionDir> dirs = new ArrayList<>();
             for (LogDir d : inputs.logDirs()) {
                 for (PartitionDir p : d.partitions()) {

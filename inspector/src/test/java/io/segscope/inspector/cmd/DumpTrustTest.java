@@ -73,6 +73,21 @@ class DumpTrustTest {
     }
 
     @Test
+    void aFilterThatMatchesNothingSaysSo() {
+        Run r = Run.of("dump", "--group", "no such group", PLAIN + "/__consumer_offsets-0");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("no record matched the filters");
+    }
+
+    @Test
+    void locateWithAMissingLogDirIsAnIoError() {
+        Run r = Run.of("locate", "--log-dir", "/no/such/dir", "g");
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.err()).contains("/no/such/dir").contains("no such file or directory");
+    }
+
+    @Test
     void kafkaFormatWithAFilterReportsNoGapsTheFilterMade() {
         Run r = Run.of("dump", "--format", "kafka", "--type", "OffsetCommit", PLAIN + "/__consumer_offsets-31");
         assertThat(r.exit()).isZero();
