@@ -231,7 +231,9 @@ public final class OffsetsReplay implements RecordSink {
         }
         CoordinatorResult res = DECODER.decode(kb, r.keyOffset(), kl, vb, r.valueOffset(), vl);
         if (res instanceof Unknown u) {
-            if (u.reason() == UnknownReason.UNKNOWN_RECORD_TYPE) {
+            io.segscope.format.coordinator.RecordSchema schema = DECODER.schemas().forType(u.recordType());
+            if (u.reason() == UnknownReason.UNKNOWN_RECORD_TYPE || schema != null && !schema.inKafka440()) {
+                // unknown to 4.4.0 (types 9 and 18 included, whatever their bytes): skipped with a WARN
                 skippedTypes.merge(u.recordType(), 1L, Long::sum);
             } else {
                 FormatException e = u.toException(f.path(), batchPosition, offset);
