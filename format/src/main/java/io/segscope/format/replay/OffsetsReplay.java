@@ -171,12 +171,12 @@ public final class OffsetsReplay implements RecordSink {
         batchMaxTimestamp = ts;
         producerId = b.magic() >= 2 ? b.producerId() : -1;
         control = b.isControl();
-        batches++;
     }
 
     @Override
     public void endBatch(LogFile f, Batch b, long recordsPassed) {
-        if (!skipBatch && currentBatch == b) {
+        if (!skipBatch && !stopped && currentBatch == b) {
+            batches++;
             lastBatchTimestamp = batchMaxTimestamp;
             if (b.magic() >= 2 && !stopped) {
                 nextOffset = Math.max(nextOffset, b.nextOffset());
@@ -215,6 +215,7 @@ public final class OffsetsReplay implements RecordSink {
             return;
         }
         records++;
+        lastBatchTimestamp = batchMaxTimestamp;
         nextOffset = Math.max(nextOffset, offset + 1);
         if (control) {
             replayControl(b, r, offset);

@@ -59,7 +59,8 @@ class KafkaCoordinatorOracleTest {
         return Tries.of(0x5e65c09eL, TRIES, gen -> {
             RandomOffsetsLog log = new RandomOffsetsLog(gen);
             Path dir = Files.createTempDirectory(tmp, "t");
-            GroupCoordinatorShard shard = newShard();
+            long[] clock = {0};
+            GroupCoordinatorShard shard = newShard(clock);
             GroupCoordinatorRecordSerde serde = new GroupCoordinatorRecordSerde();
             int failedAt = -1;
             for (RandomOffsetsLog.Event e : log.events) {
@@ -97,10 +98,56 @@ class KafkaCoordinatorOracleTest {
             assertThat(offsets(ours)).isEqualTo(kafkaOffsets(shard));
             assertThat(pending(ours)).isEqualTo(kafkaPending(shard));
             assertThat(groups(ours)).isEqualTo(kafkaGroups(shard));
+
+            // offset expiration: Kafka's cleanupExpiredOffsets per group at a "now" near the retention boundary
+            long now = log.events.isEmpty() ? 0 : log.events.get(log.events.size() - 1).timestamp()
+                    + ReplayResult.DEFAULT_RETENTION_MS + gen.intBetween(-600_000, 600_000);
+            clock[0] = now;
+            java.util.Set<String> expected = new java.util.TreeSet<>();
+            Object om = offsetManager(shard);
+            Method cleanup = om.getClass().getMethod("cleanupExpiredOffsets", String.class, List.class);
+            for (String g : kafkaGroups(shard).keySet()) {
+                List<CoordinatorRecord> records = new ArrayList<>();
+                cleanup.invoke(om, g, records);
+                for (CoordinatorRecord rec : records) {
+                    org.apache.kafka.coordinator.group.generated.OffsetCommitKey k =
+                            (org.apache.kafka.coordinator.group.generated.OffsetCommitKey) rec.key();
+                    expected.add(k.group() + "|" + k.topic() + "|" + k.partition());
+                }
+            }
+            java.util.Set<String> actual = new java.util.TreeSet<>();
+            for (ExpiredOffset x : ours.expiredOffsets(ReplayResult.DEFAULT_RETENTION_MS, now)) {
+                actual.add(x.offset().group() + "|" + x.offset().topic() + "|" + x.offset().partition());
+            }
+            assertThat(actual).as("expired at %d", now).isEqualTo(expected);
         });
     }
 
-    static GroupCoordinatorShard newShard() {
+    /** A clock the test sets. */
+    static final class Clock implements Time {
+        private final long[] now;
+
+        Clock(long[] now) {
+            this.now = now;
+        }
+
+        public long milliseconds() {
+            return now[0];
+        }
+
+        public long nanoseconds() {
+            return now[0] * 1_000_000;
+        }
+
+        public void sleep(long ms) {
+            now[0] += ms;
+        }
+
+        public void waitObject(Object o, java.util.function.Supplier<Boolean> condition, long deadlineMs) {
+        }
+    }
+
+    static GroupCoordinatorShard newShard(long[] clock) {
         ConfigDef def = new ConfigDef(GroupCoordinatorConfig.CONFIG_DEF);
         ShareGroupConfig.CONFIG_DEF.configKeys().values().forEach(k -> {
             if (!def.configKeys().containsKey(k.name)) {
@@ -113,7 +160,7 @@ class KafkaCoordinatorOracleTest {
         SnapshotRegistry registry = new SnapshotRegistry(lc);
         GroupCoordinatorShard.Builder b = new GroupCoordinatorShard.Builder(config, new GroupConfigManager(config, new ShareGroupConfig(ac)));
         b.withAuthorizerPlugin(Optional.empty());
-        return (GroupCoordinatorShard) b.withLogContext(lc).withTime(Time.SYSTEM).withTimer(new NoTimer()).withExecutor(new NoExecutor())
+        return (GroupCoordinatorShard) b.withLogContext(lc).withTime(new Clock(clock)).withTimer(new NoTimer()).withExecutor(new NoExecutor())
                 .withCoordinatorMetrics(new GroupCoordinatorMetrics()).withTopicPartition(new TopicPartition("__consumer_offsets", 7))
                 .withSnapshotRegistry(registry).build();
     }
