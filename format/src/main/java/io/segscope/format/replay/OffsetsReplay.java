@@ -76,6 +76,7 @@ public final class OffsetsReplay implements RecordSink {
     private boolean control;
     private boolean skipBatch;
     private Batch currentBatch;
+    private String lastMetadata = OffsetTable.EMPTY;
 
     // progress
     private boolean stopped;
@@ -356,7 +357,15 @@ public final class OffsetsReplay implements RecordSink {
         tb.offset[slot] = v.offset();
         tb.leaderEpoch[slot] = v.leaderEpoch();
         if (!v.metadata().contentEquals(tb.metadata[slot])) {
-            tb.metadata[slot] = v.metadata().length() == 0 ? OffsetTable.EMPTY : v.metadata().toString();
+            // a new string only when the metadata changed, shared with the last one made when equal
+            if (v.metadata().length() == 0) {
+                tb.metadata[slot] = OffsetTable.EMPTY;
+            } else {
+                if (!v.metadata().contentEquals(lastMetadata)) {
+                    lastMetadata = v.metadata().toString();
+                }
+                tb.metadata[slot] = lastMetadata;
+            }
         }
         tb.commitTimestamp[slot] = v.commitTimestamp();
         tb.expireTimestamp[slot] = v.expireTimestamp();
