@@ -90,6 +90,15 @@ public final class Inputs implements AutoCloseable {
         return null;
     }
 
+    /** How many times the archives' forward streams started over (for tests and measurements). */
+    public int archiveRestarts() {
+        int n = 0;
+        for (PathArgument a : archives) {
+            n += a.tree().restarts();
+        }
+        return n;
+    }
+
     public List<LogFile> files() {
         return listing.files();
     }
