@@ -43,20 +43,32 @@ import java.util.Optional;
  *
  * <p>{@code .zip} and plain {@code .tar} are random access: any entry opens directly.
  * Compressed tars ({@code .tar.gz}/{@code .tgz}, {@code .tar.bz2}, {@code .tar.zst}) are one
- * stream, read in two passes of bounded memory:
+ * stream, decompressed twice in all, whatever their size and the order they store their files in:
  * <ol>
  * <li>the listing pass reads every entry header and keeps the bytes of Kafka's small side files
  *     (indexes, snapshots, checkpoints: what is read beside a segment; not the segments, not
- *     foreign files),
- *     zero tails trimmed, up to {@link #CACHE_BUDGET} in all;</li>
- * <li>the {@code .log} entries are then read from one forward stream, which starts over only when
- *     asked for an entry before the one last opened. Entries skipped on the way that are small
- *     enough are kept in a second bounded cache ({@link #SKIP_CACHE_BUDGET}), so that the segments
- *     of one partition stored out of base-offset order do not cost a restart each. Readers that
- *     can choose their order take entries in archive order ({@link #position}).</li>
+ *     foreign files), up to {@link #CACHE_ENTRY_MAX} each and {@link #CACHE_BUDGET} in all. An
+ *     offset or time index is kept up to its all-zero tail, rounded up to whole entries, and the
+ *     tail only by its length ({@link ByteSource#withZeroTail}): the 10 MiB preallocated index of
+ *     an open segment costs its few entries, and no reader rebuilds the zeros. When asked
+ *     ({@link #open(Path, ReaderOptions)}, dump telling transactions), the same pass reads the
+ *     transaction markers of every {@code .log} entry ({@link #transactionOutcomes}, up to
+ *     {@link #MARKER_BUDGET} markers), so that no partition is pre-scanned by a second read;</li>
+ * <li>the {@code .log} entries (and side files past the budget) are then read from one forward
+ *     stream. Readers take directories and partitions in archive order ({@link #position}:
+ *     {@code verify} through {@code Verifier.readOrder}, {@code dump} through
+ *     {@code LogScanner.withOrder}), the segments of a partition by base offset. Entries of the
+ *     same directory passed on the way to the one asked for are kept in a bounded cache
+ *     ({@link #SKIP_CACHE_BUDGET}, entries up to {@link #SKIP_CACHE_ENTRY_MAX}), so that segments
+ *     stored out of base-offset order (tar stores a directory in the file system's order) cost no
+ *     restart. The stream starts over ({@link #restarts()}) only when an entry behind it is asked
+ *     for and not cached: a partition whose out-of-order segments are larger than that cache.</li>
  * </ol>
- * Memory is thus bounded by the two caches, one read window (the largest batch read at once) and
- * the entry headers, whatever the archive's size.
+ * Memory is thus bounded, whatever the archive's size, by the listing cache (64 MiB), the skip
+ * cache (64 MiB), the markers (at most 2 Mi of them, 16 bytes each: 32 MiB), one read window (the
+ * largest batch read at once, 1 MiB for Kafka's default {@code max.message.bytes}), and the entry
+ * headers (a few hundred bytes per entry): about 200 MiB of heap at most, which
+ * the launcher's default {@code -Xmx512m} holds with room for the readers.
  *
  * <p>A truncated archive (a copy cut short) is read up to the cut: every complete entry is
  * listed, the partial one is left out, and {@link #truncation()} says where the archive ends.
