@@ -25,7 +25,8 @@ import java.util.Set;
  * Turns the PATHs a person gives into the files to read, through the library's
  * {@link LogScanner}: a segment or side file, a partition dir, a whole broker log dir, several of
  * them, or an archive holding any of these (read in place). Partitions come sorted by topic and
- * partition, segments by base offset.
+ * partition (in a compressed tar: in archive order, so that it is read in one forward pass),
+ * segments by base offset.
  */
 public final class Inputs implements AutoCloseable {
     private final List<PathArgument> archives = new ArrayList<>();
