@@ -20,9 +20,10 @@
 #   --build          first build inspector/target/segscope.jar (mvn package); nothing is built
 #                    otherwise
 #
-# JVM: the ./segscope launcher runs `java ${SEGSCOPE_JAVA_OPTS:-} -jar segscope.jar`, i.e. with
-# the JVM's ergonomic defaults (G1, max heap 1/4 of RAM). Both sides here run with exactly those
-# defaults plus --jvm-opts, so the heap settings are the same for segscope and Kafka. (Kafka's
+# JVM: the ./segscope launcher runs `java -Xmx512m ${SEGSCOPE_JAVA_OPTS:-} -jar segscope.jar`
+# (no -Xmx512m when SEGSCOPE_JAVA_OPTS sets a maximum heap). Both sides here run with the JVM's
+# ergonomic defaults (G1, max heap 1/4 of RAM) plus --jvm-opts (give --jvm-opts -Xmx512m to measure
+# as the launcher runs), so the heap settings are the same for segscope and Kafka. (Kafka's
 # kafka-dump-log.sh would add -Xmx256M and its G1 pause-time flags through kafka-run-class.sh; they
 # are deliberately not used, to keep one JVM configuration for both.) The effective MaxHeapSize is
 # printed with the table.

@@ -35,6 +35,7 @@ public abstract class FixedSizeIndexReader {
     private ByteBuffer buf;
     private int base;
     private int slots;
+    private int storedSlots;
     private int entries;
 
     protected FixedSizeIndexReader(int entrySize) {
@@ -47,10 +48,11 @@ public abstract class FixedSizeIndexReader {
      * archive entry) is copied once into a buffer this reader keeps.
      */
     protected final void reset(ByteSource source, long baseOffset) {
-        window.reset(source, baseOffset);
+        window.reset(source, baseOffset, true);
         this.buf = window.buffer();
         this.base = window.base();
         this.slots = (int) (window.size() / entrySize);
+        this.storedSlots = (int) Math.min(slots, (window.stored() + entrySize - 1) / entrySize);
         int n = 0;
         while (n < slots && !isZeroSlot(n)) {
             n++;
@@ -121,6 +123,36 @@ public abstract class FixedSizeIndexReader {
         if (i < 0 || i >= slots) {
             throw new IndexOutOfBoundsException("entry " + i + " of " + fileName() + " which has " + slots + " slots");
         }
+    }
+
+    /**
+     * True when slot {@code slot} lies in the buffer; a slot past a zero tail known by its length
+     * ({@link ByteSource#zeroTailFrom()}) is all zero and not held: read it as zeros.
+     */
+    protected final boolean stored(int slot) {
+        return slot < storedSlots;
+    }
+
+    /** The int at {@code offset} in slot {@code slot}, 0 in a zero tail not held. */
+    protected final int slotInt(int slot, int offset) {
+        int at = slotIndex(slot) + offset;
+        return slot < storedSlots && at + 4 <= base + window.stored() ? buf.getInt(at) : (int) partial(at, 4);
+    }
+
+    /** The long at {@code offset} in slot {@code slot}, 0 in a zero tail not held. */
+    protected final long slotLong(int slot, int offset) {
+        int at = slotIndex(slot) + offset;
+        return slot < storedSlots && at + 8 <= base + window.stored() ? buf.getLong(at) : partial(at, 8);
+    }
+
+    /** A big-endian value whose bytes end in (or lie in) the zero tail: the stored ones, then zeros. */
+    private long partial(int at, int n) {
+        long end = base + window.stored();
+        long v = 0;
+        for (int i = 0; i < n; i++) {
+            v = v << 8 | (at + i < end ? buf.get(at + i) & 0xFF : 0);
+        }
+        return v;
     }
 
     /** True when every byte of the slot is zero. */

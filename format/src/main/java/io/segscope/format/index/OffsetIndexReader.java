@@ -39,7 +39,7 @@ public final class OffsetIndexReader extends FixedSizeIndexReader {
     /** The stored relative offset of slot {@code i}. */
     public int relativeOffset(int i) {
         checkEntry(i);
-        return buffer().getInt(slotIndex(i) + RELATIVE_OFFSET);
+        return slotInt(i, RELATIVE_OFFSET);
     }
 
     /** The absolute offset of slot {@code i}: base offset + relative offset. */
@@ -50,7 +50,7 @@ public final class OffsetIndexReader extends FixedSizeIndexReader {
     /** The .log byte position of slot {@code i}. */
     public int position(int i) {
         checkEntry(i);
-        return buffer().getInt(slotIndex(i) + POSITION);
+        return slotInt(i, POSITION);
     }
 
     /** The last real entry's offset, or the base offset when there is none (as Kafka's {@code lastOffset}). */
@@ -77,12 +77,12 @@ public final class OffsetIndexReader extends FixedSizeIndexReader {
 
     @Override
     protected boolean isZeroSlot(int slot) {
-        return buffer().getLong(slotIndex(slot)) == 0L;
+        return slotLong(slot, 0) == 0L;
     }
 
     @Override
     protected long key(int slot) {
-        return baseOffset() + buffer().getInt(slotIndex(slot) + RELATIVE_OFFSET);
+        return baseOffset() + slotInt(slot, RELATIVE_OFFSET);
     }
 
     @Override

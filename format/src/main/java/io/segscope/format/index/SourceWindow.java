@@ -23,12 +23,35 @@ final class SourceWindow {
     private ByteBuffer buffer;
     private int base;
     private long size;
+    private long stored;
     private final SourceCopy copy = new SourceCopy();
 
     /** Points the window at {@code source}, the index file of the segment starting at {@code baseOffset}. */
     void reset(ByteSource source, long baseOffset) {
+        reset(source, baseOffset, false);
+    }
+
+    /**
+     * Points the window at {@code source}; with {@code zeroTail}, a source that knows its all-zero
+     * tail ({@link ByteSource#zeroTailFrom()}) is used for its stored bytes only, and the reader
+     * treats every byte from {@link #stored()} on as zero without its being in the buffer.
+     */
+    void reset(ByteSource source, long baseOffset, boolean zeroTail) {
         this.source = source;
         this.baseOffset = baseOffset;
+        long zeroFrom = zeroTail ? source.zeroTailFrom() : -1;
+        if (zeroFrom >= 0 && zeroFrom < source.size()) {
+            long length = source.size();
+            int at = zeroFrom == 0 ? 0 : source.ensure(0, (int) Math.min(zeroFrom, MAX_BYTES));
+            if (at < 0 || length > MAX_BYTES) {
+                throw FormatException.at(Violation.IO_ERROR, source.name(), 0).field("size").actual(length).build();
+            }
+            buffer = source.buffer();
+            base = at;
+            size = length;
+            stored = zeroFrom;
+            return;
+        }
         if (source.isRandomAccess()) {
             long length = source.size();
             int at = length == 0 ? 0 : source.ensure(0, (int) Math.min(length, MAX_BYTES));
@@ -38,9 +61,11 @@ final class SourceWindow {
             buffer = source.buffer();
             base = at;
             size = length;
+            stored = length;
             return;
         }
         size = copy.copy(source, MAX_BYTES, "an index file");
+        stored = size;
         buffer = ByteBuffer.wrap(copy.bytes());
         base = 0;
     }
@@ -66,5 +91,10 @@ final class SourceWindow {
 
     long size() {
         return size;
+    }
+
+    /** Bytes held in the buffer from position 0; those after, up to {@link #size()}, are zero. */
+    long stored() {
+        return stored;
     }
 }

@@ -37,12 +37,12 @@ public final class TimeIndexReader extends FixedSizeIndexReader {
 
     public long timestamp(int i) {
         checkEntry(i);
-        return buffer().getLong(slotIndex(i) + TIMESTAMP);
+        return slotLong(i, TIMESTAMP);
     }
 
     public int relativeOffset(int i) {
         checkEntry(i);
-        return buffer().getInt(slotIndex(i) + RELATIVE_OFFSET);
+        return slotInt(i, RELATIVE_OFFSET);
     }
 
     /** The absolute offset of slot {@code i}. */
@@ -72,13 +72,12 @@ public final class TimeIndexReader extends FixedSizeIndexReader {
 
     @Override
     protected boolean isZeroSlot(int slot) {
-        int at = slotIndex(slot);
-        return buffer().getLong(at) == 0L && buffer().getInt(at + RELATIVE_OFFSET) == 0;
+        return slotLong(slot, TIMESTAMP) == 0L && slotInt(slot, RELATIVE_OFFSET) == 0;
     }
 
     @Override
     protected long key(int slot) {
-        return buffer().getLong(slotIndex(slot) + TIMESTAMP);
+        return slotLong(slot, TIMESTAMP);
     }
 
     @Override

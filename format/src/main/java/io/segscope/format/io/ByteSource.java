@@ -42,6 +42,15 @@ public interface ByteSource extends Closeable {
     /** True when the whole file is addressable at once (mapped or heap), i.e. index == position. */
     boolean isRandomAccess();
 
+    /**
+     * Where a known all-zero tail starts (a preallocated index held as its stored bytes and the
+     * length of its zeros), or -1 when none is known. Bytes from there to {@link #size()} are zero;
+     * the bytes before it can be read with {@code ensure(0, zeroTailFrom())}.
+     */
+    default long zeroTailFrom() {
+        return -1;
+    }
+
     @Override
     default void close() {
     }
@@ -49,5 +58,13 @@ public interface ByteSource extends Closeable {
     /** A source over bytes already in memory (tests, decompressed data, small files). */
     static ByteSource wrap(ByteBuffer bytes, String name) {
         return new BufferSource(bytes, name, null);
+    }
+
+    /**
+     * A source of {@code size} bytes: {@code data}, then zeros up to {@code size}, which are not
+     * held in memory (see {@link #zeroTailFrom()}).
+     */
+    static ByteSource withZeroTail(ByteBuffer data, long size, String name) {
+        return new ZeroTailSource(data, size, name);
     }
 }

@@ -31,6 +31,7 @@ public final class RecordWalk {
     private final long maxBytes;
     private final RecordDecoders plugins;
     private boolean tellTransactions;
+    private java.util.function.Function<List<LogFile>, TransactionOutcomes> outcomesOf = this::scanOutcomes;
 
     // per run
     private int unreadableFiles;
@@ -67,6 +68,24 @@ public final class RecordWalk {
     }
 
     /**
+     * Tells transactions as {@link #tellTransactions(boolean)} does, taking a partition's outcomes
+     * from {@code known} when it has them (null: not known, pre-scan the files): a reader that has
+     * already seen the partition's files once (an archive's listing pass) saves reading them twice.
+     */
+    public RecordWalk tellTransactions(java.util.function.Function<List<LogFile>, TransactionOutcomes> known) {
+        this.tellTransactions = true;
+        this.outcomesOf = logs -> {
+            TransactionOutcomes t = known.apply(logs);
+            return t != null ? t : scanOutcomes(logs);
+        };
+        return this;
+    }
+
+    private TransactionOutcomes scanOutcomes(List<LogFile> logs) {
+        return TransactionOutcomes.scan(logs, segments.options());
+    }
+
+    /**
      * Walks {@code files} in order: record files batch by batch, the others through
      * {@link RecordSink#sideFile}.
      *
@@ -83,7 +102,7 @@ public final class RecordWalk {
             LogFile f = files.get(i);
             if (tellTransactions && f.kind() == FileKind.LOG && !dir(f).equals(outcomesDir)) {
                 outcomesDir = dir(f);
-                outcomes = TransactionOutcomes.scan(partitionLogs(files, i), segments.options());
+                outcomes = outcomesOf.apply(partitionLogs(files, i));
             }
             Decoding decoding = Decoding.of(f, decoder, plugins);
             if (!filter.acceptsFile(f, decoding.isCoordinator())) {

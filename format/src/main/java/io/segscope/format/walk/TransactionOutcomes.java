@@ -48,62 +48,123 @@ public final class TransactionOutcomes {
      * marker that cannot be trusted decides nothing.
      */
     public static TransactionOutcomes scan(List<LogFile> files, ReaderOptions options) {
-        Map<Long, Markers> found = new HashMap<>();
-        SegmentWalk walk = new SegmentWalk(options);
-        boolean[] complete = {true};
+        Collector c = new Collector(options);
         for (LogFile f : files) {
             if (f.kind() != FileKind.LOG) {
                 continue;
             }
             if (f.file().isStream()) {
-                complete[0] = false; // read once, by the walk itself: its markers cannot be known in advance
+                c.incomplete(); // read once, by the walk itself: its markers cannot be known in advance
                 continue;
             }
             try (ByteSource source = f.file().open()) {
-                walk.walk(source, f.file().size(), f.baseOffset(), -1, true, new BatchVisitor() {
+                c.add(source, f.file().size(), f.baseOffset());
+            } catch (FormatException e) {
+                c.incomplete(); // an unreadable file may hold markers
+            }
+        }
+        return c.build();
+    }
+
+    /**
+     * Gathers the markers of one partition's {@code .log} files given one at a time, in any
+     * order, as a reader that sees each file once (an archive's listing pass) can: the outcomes
+     * built are those {@link #scan} finds over the same files.
+     */
+    public static final class Collector {
+        private final Map<Long, Markers> found = new HashMap<>();
+        private final SegmentWalk walk;
+        private boolean complete = true;
+        private long count;
+
+        public Collector(ReaderOptions options) {
+            this(new SegmentWalk(options));
+        }
+
+        /** A collector reading with {@code walk} (one walk can serve many collectors, one at a time). */
+        public Collector(SegmentWalk walk) {
+            this.walk = walk;
+        }
+
+        /** Reads the markers of one {@code .log} file, opened. */
+        public void add(ByteSource source, long fileSize, long baseOffset) {
+            try {
+                walk.walk(source, fileSize, baseOffset, -1, true, new BatchVisitor() {
                     @Override
                     public boolean batch(Batch b) {
                         if (b.magic() >= 2 && b.isControl() && b.isTransactional()) {
-                            marker(b, found);
+                            if (marker(b, found)) {
+                                count++;
+                            }
                         }
                         return true;
                     }
 
                     @Override
                     public void damage(Damage damage) {
-                        complete[0] = false; // a marker may lie in the damaged bytes
+                        complete = false; // a marker may lie in the damaged bytes
                     }
                 });
             } catch (FormatException e) {
-                complete[0] = false; // an unreadable file may hold markers
+                complete = false; // an unreadable file may hold markers
             }
         }
-        if (found.isEmpty() && complete[0]) {
-            return NONE;
+
+        /** Some file could not be read for markers: transactions without one are unknown, not open. */
+        public void incomplete() {
+            complete = false;
         }
-        Map<Long, long[]> sorted = new HashMap<>();
-        found.forEach((pid, m) -> {
-            long[] a = Arrays.copyOf(m.entries, m.size);
-            Arrays.sort(a);
-            sorted.put(pid, a);
-        });
-        return new TransactionOutcomes(sorted, complete[0]);
+
+        /** Markers gathered so far (16 bytes each at most, for a memory budget). */
+        public long markerCount() {
+            return count;
+        }
+
+        /** The outcomes of the markers of several collectors, e.g. one per file of a partition. */
+        public static TransactionOutcomes merge(List<Collector> parts) {
+            Collector all = new Collector((SegmentWalk) null);
+            for (Collector c : parts) {
+                all.complete &= c.complete;
+                c.found.forEach((pid, m) -> {
+                    Markers into = all.found.computeIfAbsent(pid, k -> new Markers());
+                    for (int i = 0; i < m.size; i++) {
+                        into.add(m.entries[i]);
+                    }
+                });
+            }
+            return all.build();
+        }
+
+        public TransactionOutcomes build() {
+            if (found.isEmpty() && complete) {
+                return NONE;
+            }
+            Map<Long, long[]> sorted = new HashMap<>();
+            found.forEach((pid, m) -> {
+                long[] a = Arrays.copyOf(m.entries, m.size);
+                Arrays.sort(a);
+                sorted.put(pid, a);
+            });
+            return new TransactionOutcomes(sorted, complete);
+        }
     }
 
-    private static void marker(Batch b, Map<Long, Markers> found) {
+    private static boolean marker(Batch b, Map<Long, Markers> found) {
         try {
             RecordIterator it = b.records();
             if (!it.next()) {
-                return;
+                return false;
             }
             ControlRecord.Type type = ControlRecord.type(b, it.record());
             if (type == ControlRecord.Type.COMMIT || type == ControlRecord.Type.ABORT) {
                 found.computeIfAbsent(b.producerId(), k -> new Markers())
                         .add(b.baseOffset() << 1 | (type == ControlRecord.Type.COMMIT ? 1 : 0));
+                return true;
             }
         } catch (FormatException e) {
             // a control record that does not parse is no marker
         }
+        return false;
     }
 
     /** The outcome of the transaction of a data batch of {@code producerId} ending at {@code lastOffset}. */

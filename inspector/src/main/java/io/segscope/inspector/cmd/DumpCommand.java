@@ -185,8 +185,9 @@ public final class DumpCommand implements Callable<Integer> {
             default -> new TextDumpWriter(out, err, keyFormat, valueFormat, filter.isFiltering());
         };
         Set<FileKind> kinds = OptionValues.FileChoice.kinds(fileKinds);
+        boolean tellTransactions = format != Format.kafka;
         try (Inputs inputs = Inputs.resolve(paths, OptionValues.IncludeChoice.includes(include), kinds,
-                read.as())) {
+                read.as(), tellTransactions ? read.readerOptions() : null)) {
             for (FormatException p : inputs.unreadablePaths()) {
                 err.print(p.getMessage() + "\n");
             }
@@ -199,7 +200,11 @@ public final class DumpCommand implements Callable<Integer> {
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
             RecordWalk walk = new RecordWalk(read.readerOptions(), decoder.choice(), filter, maxBytes,
-                    DecoderPath.load(decoderPath, spec.commandLine())).tellTransactions(format != Format.kafka);
+                    DecoderPath.load(decoderPath, spec.commandLine()));
+            if (tellTransactions) {
+                // an archive's listing pass read the markers: its partitions are not read twice
+                walk.tellTransactions(inputs::transactionOutcomes);
+            }
             boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
             writer.flush();

@@ -7,6 +7,9 @@ import io.segscope.format.io.StreamSource;
 import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.LogFile;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.walk.SegmentWalk;
+import io.segscope.format.walk.TransactionOutcomes;
 import org.apache.commons.compress.archivers.ArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -40,20 +43,32 @@ import java.util.Optional;
  *
  * <p>{@code .zip} and plain {@code .tar} are random access: any entry opens directly.
  * Compressed tars ({@code .tar.gz}/{@code .tgz}, {@code .tar.bz2}, {@code .tar.zst}) are one
- * stream, read in two passes of bounded memory:
+ * stream, decompressed twice in all, whatever their size and the order they store their files in:
  * <ol>
  * <li>the listing pass reads every entry header and keeps the bytes of Kafka's small side files
  *     (indexes, snapshots, checkpoints: what is read beside a segment; not the segments, not
- *     foreign files),
- *     zero tails trimmed, up to {@link #CACHE_BUDGET} in all;</li>
- * <li>the {@code .log} entries are then read from one forward stream, which starts over only when
- *     asked for an entry before the one last opened. Entries skipped on the way that are small
- *     enough are kept in a second bounded cache ({@link #SKIP_CACHE_BUDGET}), so that the segments
- *     of one partition stored out of base-offset order do not cost a restart each. Readers that
- *     can choose their order take entries in archive order ({@link #position}).</li>
+ *     foreign files), up to {@link #CACHE_ENTRY_MAX} each and {@link #CACHE_BUDGET} in all. An
+ *     offset or time index is kept up to its all-zero tail, rounded up to whole entries, and the
+ *     tail only by its length ({@link ByteSource#withZeroTail}): the 10 MiB preallocated index of
+ *     an open segment costs its few entries, and no reader rebuilds the zeros. When asked
+ *     ({@link #open(Path, ReaderOptions)}, dump telling transactions), the same pass reads the
+ *     transaction markers of every {@code .log} entry ({@link #transactionOutcomes}, up to
+ *     {@link #MARKER_BUDGET} markers), so that no partition is pre-scanned by a second read;</li>
+ * <li>the {@code .log} entries (and side files past the budget) are then read from one forward
+ *     stream. Readers take directories and partitions in archive order ({@link #position}:
+ *     {@code verify} through {@code Verifier.readOrder}, {@code dump} through
+ *     {@code LogScanner.withOrder}), the segments of a partition by base offset. Entries of the
+ *     same directory passed on the way to the one asked for are kept in a bounded cache
+ *     ({@link #SKIP_CACHE_BUDGET}, entries up to {@link #SKIP_CACHE_ENTRY_MAX}), so that segments
+ *     stored out of base-offset order (tar stores a directory in the file system's order) cost no
+ *     restart. The stream starts over ({@link #restarts()}) only when an entry behind it is asked
+ *     for and not cached: a partition whose out-of-order segments are larger than that cache.</li>
  * </ol>
- * Memory is thus bounded by the two caches, one read window (the largest batch read at once) and
- * the entry headers, whatever the archive's size.
+ * Memory is thus bounded, whatever the archive's size, by the listing cache (64 MiB), the skip
+ * cache (64 MiB), the markers (at most 2 Mi of them, 16 bytes each: 32 MiB), one read window (the
+ * largest batch read at once, 1 MiB for Kafka's default {@code max.message.bytes}), and the entry
+ * headers (a few hundred bytes per entry): about 200 MiB of heap at most, which
+ * the launcher's default {@code -Xmx512m} holds with room for the readers.
  *
  * <p>A truncated archive (a copy cut short) is read up to the cut: every complete entry is
  * listed, the partial one is left out, and {@link #truncation()} says where the archive ends.
@@ -69,6 +84,8 @@ public final class ArchiveTree implements Closeable {
     static final long SKIP_CACHE_BUDGET = 64L * 1024 * 1024;
     /** The largest entry kept while skipping. */
     static final long SKIP_CACHE_ENTRY_MAX = 16L * 1024 * 1024;
+    /** Transaction markers kept from the listing pass (16 bytes each at most), when asked for. */
+    static final long MARKER_BUDGET = 2L * 1024 * 1024;
     /** The separator between an archive and a path inside it, as segscope prints entry names. */
     public static final String SEPARATOR = "!/";
 
@@ -111,11 +128,15 @@ public final class ArchiveTree implements Closeable {
     private final LinkedHashMap<Integer, byte[]> skipCache = new LinkedHashMap<>(16, 0.75f, true);
     private long skipCached;
     private int restarts;
+    private final ReaderOptions markerOptions;
+    private SegmentWalk markerWalk;
+    private long markers;
     private Truncation truncation;
 
-    private ArchiveTree(Path archive, Kind kind) {
+    private ArchiveTree(Path archive, Kind kind, ReaderOptions markerOptions) {
         this.archive = archive;
         this.kind = kind;
+        this.markerOptions = markerOptions;
         this.root = new Node(this, null, archive.getFileName().toString(), archive.toString(), true, 0, -1, null);
     }
 
@@ -149,9 +170,19 @@ public final class ArchiveTree implements Closeable {
 
     /** Lists the archive; its entries are opened lazily. Close the tree when done. */
     public static ArchiveTree open(Path archive) {
+        return open(archive, null);
+    }
+
+    /**
+     * Lists the archive; with {@code markers} (the options records are read with), the listing pass
+     * of a compressed tar also reads the transaction markers of every {@code .log} entry
+     * ({@link #transactionOutcomes}), so that a reader telling transactions does not read each
+     * partition twice.
+     */
+    public static ArchiveTree open(Path archive, ReaderOptions markers) {
         String n = archive.getFileName().toString().toLowerCase(Locale.ROOT);
         Kind kind = n.endsWith(".zip") ? Kind.ZIP : n.endsWith(".tar") ? Kind.TAR : Kind.TAR_STREAM;
-        ArchiveTree tree = new ArchiveTree(archive, kind);
+        ArchiveTree tree = new ArchiveTree(archive, kind, markers);
         try {
             tree.list();
         } catch (IOException | RuntimeException e) {
@@ -212,8 +243,24 @@ public final class ArchiveTree implements Closeable {
     }
 
     /** How many times the forward stream started over (for tests and measurements). */
-    int restarts() {
+    public int restarts() {
         return restarts;
+    }
+
+    /**
+     * The transaction outcomes of {@code logs} (the {@code .log} files of one partition) from the
+     * markers the listing pass read; null when it did not read them all (not asked for, over
+     * {@link #MARKER_BUDGET}, not entries of this tree): then the caller pre-scans them itself.
+     */
+    public TransactionOutcomes transactionOutcomes(List<LogFile> logs) {
+        List<TransactionOutcomes.Collector> parts = new ArrayList<>();
+        for (LogFile f : logs) {
+            if (!(f.file() instanceof Node n) || n.tree != this || n.markers == null) {
+                return null;
+            }
+            parts.add(n.markers);
+        }
+        return parts.isEmpty() ? null : TransactionOutcomes.Collector.merge(parts);
     }
 
     private void list() throws IOException {
@@ -275,12 +322,17 @@ public final class ArchiveTree implements Closeable {
                 }
                 n.dataStart = data.count;
                 last = n;
-                if (n.size <= CACHE_ENTRY_MAX && cached < CACHE_BUDGET && isSideFile(n)) {
-                    byte[] bytes = trimmed(in.readAllBytes());
+                FileKind fk = LogFile.classify(n, Optional.empty()).kind();
+                if (n.size <= CACHE_ENTRY_MAX && cached < CACHE_BUDGET && isSideFile(fk)) {
+                    boolean index = fk == FileKind.INDEX || fk == FileKind.TIME_INDEX;
+                    byte[] bytes = index ? storedPart(in, n.size) : in.readAllBytes();
                     if (cached + bytes.length <= CACHE_BUDGET) {
                         n.bytes = bytes;
+                        n.zeroTail = index;
                         cached += bytes.length;
                     }
+                } else if (markerOptions != null && fk == FileKind.LOG && markers < MARKER_BUDGET) {
+                    readMarkers(n, in);
                 }
             }
             if (last != null && last.dataStart + last.size > data.count) {
@@ -299,9 +351,63 @@ public final class ArchiveTree implements Closeable {
     }
 
     /** Kafka's files read beside a segment or a log dir (indexes, snapshots, checkpoints): what the listing pass keeps. */
-    private static boolean isSideFile(Node n) {
-        FileKind kind = LogFile.classify(n, Optional.empty()).kind();
+    private static boolean isSideFile(FileKind kind) {
         return kind != FileKind.LOG && kind != FileKind.OTHER && kind != FileKind.TMP;
+    }
+
+    /** The transaction markers of a {@code .log} entry, read as the listing pass passes it. */
+    private void readMarkers(Node n, InputStream in) {
+        if (markerWalk == null) {
+            markerWalk = new SegmentWalk(markerOptions);
+        }
+        TransactionOutcomes.Collector c = new TransactionOutcomes.Collector(markerWalk);
+        long base = LogFile.classify(n, Optional.empty()).baseOffset();
+        try (StreamSource source = new StreamSource(unclosable(in), n.path, MAX_WINDOW, n.size)) {
+            c.add(source, n.size, base);
+        }
+        markers += c.markerCount();
+        n.markers = c;
+    }
+
+    private static InputStream unclosable(InputStream in) {
+        return new FilterInputStream(in) {
+            @Override
+            public void close() {
+                // the shared stream stays open for the next entry
+            }
+        };
+    }
+
+    /**
+     * The bytes of an index entry up to its all-zero tail, read in chunks so that a preallocated
+     * 10 MiB index costs its entries only; the length kept is rounded up to whole entries (of 8 and
+     * of 12 bytes) so that no entry is split by the tail.
+     */
+    private static byte[] storedPart(InputStream in, long size) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] chunk = new byte[1 << 16];
+        long pos = 0;
+        long end = 0;
+        int n;
+        while ((n = in.read(chunk)) > 0) {
+            int last = n;
+            while (last > 0 && chunk[last - 1] == 0) {
+                last--;
+            }
+            if (last > 0) {
+                // zeros between the previous non-zero byte and this chunk are stored as they are
+                long gap = pos - end;
+                for (long i = 0; i < gap; i++) {
+                    out.write(0);
+                }
+                out.write(chunk, 0, last);
+                end = pos + last;
+            }
+            pos += n;
+        }
+        long keep = Math.min(size, (end + 23) / 24 * 24);
+        byte[] bytes = out.toByteArray();
+        return keep == bytes.length ? bytes : Arrays.copyOf(bytes, (int) keep);
     }
 
     private void truncated(Node last, long archiveBytes, long tarBytes, Exception cause) {
@@ -311,6 +417,7 @@ public final class ArchiveTree implements Closeable {
             // the last entry is partial: never read it as if whole
             last.parent.children.remove(last.name);
             entries.remove(last);
+            last.markers = null;
             Node before = entries.isEmpty() ? null : entries.get(entries.size() - 1);
             truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, last.path,
                     Math.max(0, tarBytes - last.dataStart), last.size, before == null ? null : before.path, why);
@@ -318,15 +425,6 @@ public final class ArchiveTree implements Closeable {
             truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, null, 0, 0,
                     last == null ? null : last.path, why);
         }
-    }
-
-    /** The bytes up to the last non-zero one: a preallocated index costs only its entries. */
-    private static byte[] trimmed(byte[] bytes) {
-        int end = bytes.length;
-        while (end > 0 && bytes[end - 1] == 0) {
-            end--;
-        }
-        return end == bytes.length ? bytes : Arrays.copyOf(bytes, end);
     }
 
     private InputStream decompressor(InputStream raw) throws IOException {
@@ -410,22 +508,27 @@ public final class ArchiveTree implements Closeable {
                             }
                         };
                     }
-                    keepSkipped(streamIndex, e);
+                    keepSkipped(streamIndex, e, node.parent);
                 }
                 throw new IOException("entry " + node.path + " not found on a second pass");
         }
     }
 
-    /** Keeps a small entry passed on the way to a later one, in case it is asked for next. */
-    private void keepSkipped(int index, TarArchiveEntry e) throws IOException {
-        if (e.isDirectory() || e.getSize() > SKIP_CACHE_ENTRY_MAX || index >= entries.size()) {
+    /**
+     * Keeps a small entry passed on the way to a later one of the same directory: the segments of
+     * a partition stored out of base-offset order are asked for in that order. Entries of other
+     * directories are not kept: directories are read in archive order, so those are either behind
+     * (done with) or reached later by the stream anyway.
+     */
+    private void keepSkipped(int index, TarArchiveEntry e, Node dir) throws IOException {
+        if (e.isDirectory() || e.getSize() > SKIP_CACHE_ENTRY_MAX) {
             return;
         }
         Node n = byIndex(index);
-        if (n == null || n.bytes != null || !n.name.endsWith(".log")) {
+        if (n == null || n.bytes != null || n.parent != dir) {
             return;
         }
-        byte[] bytes = trimmed(stream.readAllBytes());
+        byte[] bytes = stream.readAllBytes();
         skipCache.put(index, bytes);
         skipCached += bytes.length;
         var it = skipCache.entrySet().iterator();
@@ -453,7 +556,7 @@ public final class ArchiveTree implements Closeable {
         return null;
     }
 
-    /** The cached bytes of an entry, its zero tail restored; null when not cached. */
+    /** The cached bytes of an entry (an index's up to its zero tail); null when not cached. */
     private ByteBuffer cachedBytes(Node node) {
         byte[] bytes = node.bytes;
         if (bytes == null) {
@@ -463,12 +566,7 @@ public final class ArchiveTree implements Closeable {
             }
             skipCached -= bytes.length;
         }
-        if (bytes.length == node.size) {
-            return ByteBuffer.wrap(bytes);
-        }
-        ByteBuffer full = ByteBuffer.allocate((int) node.size);
-        full.put(0, bytes);
-        return full;
+        return ByteBuffer.wrap(bytes);
     }
 
     @Override
@@ -534,8 +632,12 @@ public final class ArchiveTree implements Closeable {
         private long first = Long.MAX_VALUE;
         /** Position of the entry's data in the tar stream (streams only). */
         private long dataStart;
-        /** The entry's bytes, zero tail trimmed, when the listing pass kept them. */
+        /** The entry's bytes when the listing pass kept them (an index's up to its zero tail). */
         private byte[] bytes;
+        /** True when {@link #bytes} stop where the index's all-zero tail starts. */
+        private boolean zeroTail;
+        /** The transaction markers of a {@code .log}, when the listing pass read them. */
+        private TransactionOutcomes.Collector markers;
 
         Node(ArchiveTree tree, Node parent, String name, String path, boolean directory, long size, int index,
              ArchiveEntry entry) {
@@ -574,7 +676,8 @@ public final class ArchiveTree implements Closeable {
             }
             ByteBuffer cached = tree.cachedBytes(this);
             if (cached != null) {
-                return ByteSource.wrap(cached, path);
+                return zeroTail && cached.limit() < size ? ByteSource.withZeroTail(cached, size, path)
+                        : ByteSource.wrap(cached, path);
             }
             try {
                 return new StreamSource(tree.inputStream(this), path, MAX_WINDOW, size >= 0 ? size : -1);

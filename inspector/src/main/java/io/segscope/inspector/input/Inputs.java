@@ -11,7 +11,12 @@ import io.segscope.format.logdir.LogScanner;
 import io.segscope.format.logdir.StreamEntry;
 import io.segscope.format.walk.ContentSniffer;
 
+import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.walk.TransactionOutcomes;
+
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -20,17 +25,20 @@ import java.util.Set;
  * Turns the PATHs a person gives into the files to read, through the library's
  * {@link LogScanner}: a segment or side file, a partition dir, a whole broker log dir, several of
  * them, or an archive holding any of these (read in place). Partitions come sorted by topic and
- * partition, segments by base offset.
+ * partition (in a compressed tar: in archive order, so that it is read in one forward pass),
+ * segments by base offset.
  */
 public final class Inputs implements AutoCloseable {
     private final List<PathArgument> archives = new ArrayList<>();
     private final List<FormatException> unreadable = new ArrayList<>();
     private final FileListing listing;
     private final LogScanner scanner;
+    private final ReaderOptions markers;
 
-    private Inputs(Set<Include> include, Set<FileKind> kinds, FileKind as) {
+    private Inputs(Set<Include> include, Set<FileKind> kinds, FileKind as, ReaderOptions markers) {
         this.listing = new FileListing(kinds);
         this.scanner = new LogScanner(include, ContentSniffer.resolver(as));
+        this.markers = markers;
     }
 
     /**
@@ -47,7 +55,17 @@ public final class Inputs implements AutoCloseable {
      *     name, else by content ({@code -} is standard input, read as record batches by default)
      */
     public static Inputs resolve(List<Path> paths, Set<Include> include, Set<FileKind> kinds, FileKind as) {
-        Inputs inputs = new Inputs(include, kinds, as);
+        return resolve(paths, include, kinds, as, null);
+    }
+
+    /**
+     * @param markers when transactions are to be told, the options records are read with: a
+     *     compressed tar then reads its segments' transaction markers in its listing pass
+     *     ({@link #transactionOutcomes}), so that no partition is read twice
+     */
+    public static Inputs resolve(List<Path> paths, Set<Include> include, Set<FileKind> kinds, FileKind as,
+                                 ReaderOptions markers) {
+        Inputs inputs = new Inputs(include, kinds, as, markers);
         try {
             for (Path p : paths) {
                 inputs.add(p);
@@ -57,6 +75,29 @@ public final class Inputs implements AutoCloseable {
             throw e;
         }
         return inputs;
+    }
+
+    /**
+     * The transaction outcomes of one partition's {@code .log} files, when an archive read their
+     * markers in its listing pass; null otherwise (the walk pre-scans them).
+     */
+    public TransactionOutcomes transactionOutcomes(List<LogFile> logs) {
+        for (PathArgument a : archives) {
+            TransactionOutcomes t = a.tree().transactionOutcomes(logs);
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** How many times the archives' forward streams started over (for tests and measurements). */
+    public int archiveRestarts() {
+        int n = 0;
+        for (PathArgument a : archives) {
+            n += a.tree().restarts();
+        }
+        return n;
     }
 
     public List<LogFile> files() {
@@ -101,10 +142,12 @@ public final class Inputs implements AutoCloseable {
         }
         boolean found;
         try {
-            PathArgument arg = PathArgument.open(path);
+            PathArgument arg = PathArgument.open(path, markers);
             if (arg.tree() != null) {
                 archives.add(arg);
-                found = scanner.scan(arg.entry(), listing);
+                // a compressed tar is read in the order it holds its dirs and partitions: one forward pass
+                Comparator<FileEntry> order = arg.archiveOrder();
+                found = (order == null ? scanner : scanner.withOrder(order)).scan(arg.entry(), listing);
                 if (!found && arg.tree().truncation().isPresent()) {
                     return; // reported by truncations(): the data may be what was cut
                 }

@@ -3,6 +3,7 @@ package io.segscope.inspector.input;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Violation;
 import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.record.ReaderOptions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,9 +51,18 @@ public final class PathArgument implements AutoCloseable {
      *     archive cannot be read
      */
     public static PathArgument open(Path path) {
+        return open(path, null);
+    }
+
+    /**
+     * Opens an archive as {@link #open(Path)} does; with {@code markers}, a compressed tar's
+     * listing pass also reads the transaction markers of its segments
+     * ({@link ArchiveTree#open(Path, ReaderOptions)}).
+     */
+    public static PathArgument open(Path path, ReaderOptions markers) {
         if (Files.exists(path)) {
             if (Files.isRegularFile(path) && ArchiveTree.isArchive(path)) {
-                ArchiveTree tree = ArchiveTree.open(path);
+                ArchiveTree tree = ArchiveTree.open(path, markers);
                 return new PathArgument(path, tree, tree.root());
             }
             return new PathArgument(path, null, null);
@@ -62,7 +72,7 @@ public final class PathArgument implements AutoCloseable {
             throw FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
                     .note("no such file or directory").build();
         }
-        ArchiveTree tree = ArchiveTree.open(Path.of(split.get()[0]));
+        ArchiveTree tree = ArchiveTree.open(Path.of(split.get()[0]), markers);
         Optional<FileEntry> entry = tree.find(split.get()[1]);
         if (entry.isEmpty()) {
             boolean cut = tree.truncation().isPresent();
