@@ -1,14 +1,13 @@
 package io.segscope.format.coordinator.metadata;
 
+import io.segscope.format.coordinator.DumpLogSegmentsParser;
 import io.segscope.format.coordinator.KafkaOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -29,18 +28,11 @@ public final class MetadataOracle {
     static final String METADATA_PACKAGE = "org.apache.kafka.common.metadata.";
     public static final String MESSAGE_PACKAGE = "org.apache.kafka.common.message.";
 
-    private static final Object PARSER;
-    private static final Method PARSE;
+    private static final DumpLogSegmentsParser PARSER = new DumpLogSegmentsParser("ClusterMetadataLogMessageParser");
     private static final Method PRINT_CONTROL;
 
     static {
         try {
-            Class<?> c = Class.forName("org.apache.kafka.tools.DumpLogSegments$ClusterMetadataLogMessageParser");
-            Constructor<?> ctor = c.getDeclaredConstructor();
-            ctor.setAccessible(true);
-            PARSER = ctor.newInstance();
-            PARSE = c.getMethod("parse", Record.class);
-            PARSE.setAccessible(true);
             PRINT_CONTROL = Class.forName("org.apache.kafka.tools.DumpLogSegments").getDeclaredMethod("printControlRecord", Record.class);
             PRINT_CONTROL.setAccessible(true);
         } catch (ReflectiveOperationException e) {
@@ -77,15 +69,7 @@ public final class MetadataOracle {
 
     /** What DumpLogSegments' {@code --cluster-metadata-decoder} prints after {@code payload: } for this value at offset 0. */
     public static String dumpPayload(byte[] value) {
-        try {
-            Record record = MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(0L, null, value)).records().iterator().next();
-            Object result = PARSE.invoke(PARSER, record);
-            Method v = result.getClass().getDeclaredMethod("value");
-            v.setAccessible(true);
-            return (String) ((Optional<?>) v.invoke(result)).orElse(null);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        return PARSER.payload(value, 0L);
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.segscope.format.coordinator.remote;
 
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Method;
+import io.segscope.format.coordinator.DumpLogSegmentsParser;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -9,10 +8,6 @@ import java.util.Random;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.server.log.remote.metadata.storage.RemoteLogSegmentMetadataSnapshot;
 import org.apache.kafka.server.log.remote.storage.RemoteLogMetadata;
 import org.apache.kafka.server.log.remote.storage.RemoteLogSegmentId;
@@ -28,37 +23,14 @@ import org.apache.kafka.server.log.remote.storage.RemotePartitionDeleteState;
  * parser prints for a value.
  */
 public final class RemoteLogMetadataOracle {
-    private static final Object PARSER;
-    private static final Method PARSE;
-
-    static {
-        try {
-            Class<?> c = Class.forName("org.apache.kafka.tools.DumpLogSegments$RemoteMetadataLogMessageParser");
-            Constructor<?> ctor = c.getDeclaredConstructor();
-            ctor.setAccessible(true);
-            PARSER = ctor.newInstance();
-            PARSE = c.getMethod("parse", Record.class);
-            PARSE.setAccessible(true);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final DumpLogSegmentsParser PARSER = new DumpLogSegmentsParser("RemoteMetadataLogMessageParser");
 
     private RemoteLogMetadataOracle() {
     }
 
     /** What the tool prints after {@code payload: } for this value at {@code offset}. */
     public static String dumpPayload(byte[] value, long offset) {
-        try {
-            Record record = MemoryRecords.withRecords(offset, Compression.NONE, new SimpleRecord(0L, null, value))
-                    .records().iterator().next();
-            Object result = PARSE.invoke(PARSER, record);
-            Method v = result.getClass().getDeclaredMethod("value");
-            v.setAccessible(true);
-            return (String) ((Optional<?>) v.invoke(result)).orElse(null);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
+        return PARSER.payload(value, offset);
     }
 
     /** A random object of kind {@code kind} (0-3, the apiKeys). */
