@@ -29,8 +29,9 @@ import java.util.concurrent.Callable;
 /** {@code segscope groups}: the groups of every {@code __consumer_offsets} partition found, as a coordinator would load them. */
 @Command(name = "groups", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Print the consumer groups __consumer_offsets holds, as Kafka 4.4's group",
-            "coordinator would load them: type, state, protocol, generation or epoch,",
+            "Print the consumer groups __consumer_offsets holds.",
+            "As Kafka 4.4's group coordinator would load them: type, state, protocol,",
+            "generation or epoch,",
             "members, last commit, committed partitions, pending transactional commits",
             "and the partition of __consumer_offsets that coordinates the group.", ""},
         exitCodeListHeading = "%nExit codes:%n",

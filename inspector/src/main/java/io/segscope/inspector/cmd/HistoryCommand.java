@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "history", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Print the timeline of one group's records in __consumer_offsets, in log order:",
+            "Print one group's records in __consumer_offsets, in log order.",
             "commits (with the change from the partition's previous commit), transactional",
             "commits and how their transaction ended, offset tombstones, group metadata",
             "(generation, epoch, members) and the group's deletion. Flags: a commit that",

@@ -33,8 +33,9 @@ import java.util.regex.PatternSyntaxException;
  */
 @Command(name = "offsets", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Print the committed offsets of consumer groups, replaying __consumer_offsets",
-            "as Kafka 4.4's group coordinator loads it. PATH is a log dir, a partition dir of",
+            "Print the committed offsets of consumer groups.",
+            "__consumer_offsets is replayed as Kafka 4.4's group coordinator loads it.",
+            "PATH is a log dir, a partition dir of",
             "__consumer_offsets, several of them, or an archive of one. Several log dirs",
             "holding copies of a partition: the copy a new leader would have is read, and",
             "divergent copies are reported on stderr.", ""},
