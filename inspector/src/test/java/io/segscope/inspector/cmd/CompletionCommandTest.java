@@ -31,7 +31,10 @@ class CompletionCommandTest {
         "dump | --decoder | auto offsets transactions share metadata remote none",
         "verify | --min-severity | info warning error",
         "verify | --format | text jsonl",
-        "locate | --format | text jsonl"})
+        "locate | --format | text jsonl",
+        "offsets | --format | table jsonl csv",
+        "groups | --format | table jsonl",
+        "history | --format | table jsonl"})
     void enumeratedOptionsCompleteTheirValues(String command, String option, String values, @TempDir Path dir)
             throws IOException, InterruptedException {
         Run r = Run.of("completion");

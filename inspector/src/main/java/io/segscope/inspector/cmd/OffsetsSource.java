@@ -1,0 +1,165 @@
+package io.segscope.inspector.cmd;
+
+import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Problem;
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.Include;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.logdir.TopicPartitionName;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.replay.AsOf;
+import io.segscope.format.replay.OffsetsReplay;
+import io.segscope.format.replay.ReplayResult;
+import io.segscope.format.replay.Replicas;
+import io.segscope.format.walk.DecoderChoice;
+import io.segscope.format.walk.RecordFilter;
+import io.segscope.format.walk.RecordWalk;
+import io.segscope.inspector.input.Inputs;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code __consumer_offsets} partitions found under the PATHs of {@code offsets},
+ * {@code groups} and {@code history}: for each partition one copy (several log dirs holding
+ * replicas of it: the one {@link Replicas#choose} names, divergent copies reported on stderr), its
+ * {@code .log} files in offset order.
+ */
+final class OffsetsSource implements AutoCloseable {
+    static final String TOPIC = "__consumer_offsets";
+
+    /** One partition: the chosen copy's dir and files. */
+    record Part(int partition, String dir, List<LogFile> files) {
+    }
+
+    /** A partition replayed. */
+    record Replayed(Part part, ReplayResult result) {
+    }
+
+    private final Inputs inputs;
+    private final List<Part> parts = new ArrayList<>();
+    private final String command;
+    private boolean ioError;
+
+    private OffsetsSource(String command, Inputs inputs) {
+        this.command = command;
+        this.inputs = inputs;
+    }
+
+    /** Resolves the PATHs; unreadable ones and replica divergence go to {@code err}. */
+    static OffsetsSource open(String command, List<Path> paths, PrintWriter err) {
+        OffsetsSource s = new OffsetsSource(command, Inputs.resolve(paths, Include.none(), EnumSet.of(FileKind.LOG)));
+        try {
+            s.collect(err);
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        return s;
+    }
+
+    private void collect(PrintWriter err) {
+        for (FormatException e : inputs.unreadablePaths()) {
+            err.print(e.getMessage() + "\n");
+            ioError = true;
+        }
+        for (FormatException e : inputs.truncations()) {
+            err.print(e.getMessage() + "\n");
+            ioError = true;
+        }
+        // partition -> dir -> files (a partition dir per log dir holding a replica)
+        Map<Integer, Map<String, List<LogFile>>> found = new TreeMap<>();
+        for (LogFile f : inputs.files()) {
+            if (f.kind() != FileKind.LOG || f.partition().isEmpty() || !TOPIC.equals(f.partition().get().topic())) {
+                continue;
+            }
+            int p = f.partition().map(TopicPartitionName::partition).orElse(-1);
+            String dir = f.file().parent() != null ? f.file().parent().path() : parentOf(f.path());
+            found.computeIfAbsent(p, x -> new LinkedHashMap<>()).computeIfAbsent(dir, x -> new ArrayList<>()).add(f);
+        }
+        for (Map.Entry<Integer, Map<String, List<LogFile>>> e : found.entrySet()) {
+            Map<String, List<LogFile>> copies = e.getValue();
+            String chosen = copies.keySet().iterator().next();
+            if (copies.size() > 1) {
+                chosen = choose(e.getKey(), copies, err);
+            }
+            parts.add(new Part(e.getKey(), chosen, copies.get(chosen)));
+        }
+    }
+
+    private String choose(int partition, Map<String, List<LogFile>> copies, PrintWriter err) {
+        List<Path> dirs = new ArrayList<>();
+        for (String d : copies.keySet()) {
+            Path p = Path.of(d);
+            if (!Files.isDirectory(p)) {
+                String first = copies.keySet().iterator().next();
+                err.print(command + ": " + copies.size() + " copies of " + TOPIC + "-" + partition
+                        + " (in an archive: not compared); reading " + first + "\n");
+                return first;
+            }
+            dirs.add(p);
+        }
+        Replicas.Choice c = Replicas.choose(dirs);
+        for (Replicas.Replica r : c.divergent()) {
+            err.print(command + ": replica " + r.dir() + " diverges from " + c.chosen().dir() + " (log end offset "
+                    + r.logEndOffset() + " vs " + c.chosen().logEndOffset() + ", last leader epoch " + r.lastLeaderEpoch()
+                    + " vs " + c.chosen().lastLeaderEpoch() + "); reading " + c.chosen().dir()
+                    + ", the copy a new leader would have\n");
+        }
+        return c.chosen().dir().toString();
+    }
+
+    private static String parentOf(String path) {
+        int i = path.lastIndexOf('/');
+        return i < 0 ? "." : path.substring(0, i);
+    }
+
+    List<Part> parts() {
+        return parts;
+    }
+
+    /** Whether a PATH could not be read (exit 3 at the end). */
+    boolean ioError() {
+        return ioError;
+    }
+
+    /** The highest partition found + 1 (a lower bound of the partition count), or 0. */
+    int partitionsSeen() {
+        return parts.isEmpty() ? 0 : parts.get(parts.size() - 1).partition() + 1;
+    }
+
+    /** Replays every partition up to {@code asOf}. */
+    List<Replayed> replay(AsOf asOf) {
+        List<Replayed> out = new ArrayList<>();
+        for (Part p : parts) {
+            OffsetsReplay replay = new OffsetsReplay(asOf);
+            new RecordWalk(ReaderOptions.defaults(), DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).walk(p.files(), replay);
+            out.add(new Replayed(p, replay.result()));
+        }
+        return out;
+    }
+
+    /** Prints the replays' load problems on {@code err}; true when there were any. */
+    boolean reportProblems(List<Replayed> replayed, PrintWriter err) {
+        boolean any = false;
+        for (Replayed r : replayed) {
+            for (Problem p : r.result().problems()) {
+                err.print(command + ": " + p.message() + "\n");
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    @Override
+    public void close() {
+        inputs.close();
+    }
+}
