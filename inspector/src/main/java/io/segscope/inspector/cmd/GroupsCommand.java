@@ -145,6 +145,9 @@ public final class GroupsCommand implements Callable<Integer> {
                 }
             }
             out.flush();
+            if (entries.isEmpty()) {
+                err.print("groups: no group matched in " + replayed.size() + " partition(s) of " + OffsetsSource.TOPIC + "\n");
+            }
             if (source.ioError()) {
                 return Segscope.EXIT_IO;
             }

@@ -148,6 +148,10 @@ public final class OffsetsCommand implements Callable<Integer> {
             }
             write(out, named);
             out.flush();
+            if (named.isEmpty()) {
+                err.print("offsets: no " + (pending ? "pending " : expired ? "expired " : "committed ")
+                        + "offset matched in " + replayed.size() + " partition(s) of " + OffsetsSource.TOPIC + "\n");
+            }
             if (source.ioError()) {
                 return Segscope.EXIT_IO;
             }

@@ -314,4 +314,16 @@ class OffsetsCommandsTest {
         assertThat(r.err()).contains("diverges");
         assertThat(r.out()).isEqualTo(Run.of("offsets", "--format", "csv", "--csv-quote", src.toString()).out());
     }
+
+    @Test
+    void aSelectionThatMatchesNothingSaysSo() {
+        String logDir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        Run offsets = Run.of("offsets", "--group", "nobody", logDir);
+        assertThat(offsets.exit()).isZero();
+        assertThat(offsets.out()).isEmpty();
+        assertThat(offsets.err()).contains("no committed offset matched");
+        Run groups = Run.of("groups", "--group", "nobody", logDir);
+        assertThat(groups.exit()).isZero();
+        assertThat(groups.err()).contains("no group matched");
+    }
 }
