@@ -53,6 +53,15 @@ class CompletionCommandTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertThat(p.waitFor()).isZero();
         assertThat(out).isEqualTo(values);
+        if (new File("/usr/bin/zsh").canExecute()) {
+            // zsh runs the same functions through bashcompinit, whose wrapper sets ksharrays
+            String zsh = "autoload -U +X compinit && compinit -u; autoload -U +X bashcompinit && bashcompinit; "
+                    + probe.replace("COMP_WORDS=", "setopt ksharrays; COMP_WORDS=");
+            Process z = new ProcessBuilder("/usr/bin/zsh", "-c", zsh).redirectErrorStream(true).start();
+            String zout = new String(z.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            z.waitFor();
+            assertThat(zout.lines().reduce((a, b) -> b).orElse("")).as("zsh").isEqualTo(values);
+        }
     }
 
     @ParameterizedTest(name = "{0}")
