@@ -20,8 +20,10 @@ import org.apache.kafka.coordinator.group.GroupCoordinatorShard;
  * </pre>
  *
  * <p>The retained heap is the used heap (MemoryMXBean, after {@code System.gc()} three times) with
- * the result held, minus the used heap before the replay, divided by the committed offsets: the
- * live-key map and everything else the result keeps (group ids, topic names, groups).
+ * the result of a second replay held, minus the used heap before it (after a first replay, thrown
+ * away, so that class loading and static tables are not counted), divided by the committed offsets: the
+ * live-key map and everything else the result keeps (group ids, topic names, groups, pending
+ * offsets). Then the same with only the live-key map held ({@link #keyMap}).
  */
 public final class OffsetsReplayMain {
     private OffsetsReplayMain() {
@@ -32,32 +34,60 @@ public final class OffsetsReplayMain {
         Path dir = Path.of(args[1]);
         List<LogFile> files = OffsetsReplay.logFiles(dir);
         List<Path> paths = ReplayPartitions.paths(files);
-        // load the classes of both sides before the baseline
-        Class.forName(GroupCoordinatorShard.class.getName());
+        // a first replay, thrown away: classes loaded, static tables and caches filled before the baseline
+        long w0 = System.nanoTime();
+        replay(side, files, paths);
+        long w1 = System.nanoTime();
         long before = usedAfterGc();
         long t0 = System.nanoTime();
-        Object held;
-        int count;
-        if (side.equals("segscope")) {
-            ReplayResult r = OffsetsReplay.replay(files, AsOf.END);
-            count = r.offsetCount();
-            held = r;
-        } else if (side.equals("kafka")) {
-            GroupCoordinatorShard s = KafkaOffsetsLoad.load(paths);
-            count = KafkaOffsetsLoad.committedOffsetCount(s);
-            held = s;
-        } else {
-            throw new IllegalArgumentException("segscope or kafka: " + side);
-        }
+        Object held = replay(side, files, paths);
+        int count = side.equals("segscope") ? ((ReplayResult) held).offsetCount()
+                : KafkaOffsetsLoad.committedOffsetCount((GroupCoordinatorShard) held);
         long t1 = System.nanoTime();
         long after = usedAfterGc();
-        System.out.printf(Locale.ROOT, "%s: %d files, %d committed offsets, replay %.2f s, retained heap %.1f MiB,"
+        System.out.printf(Locale.ROOT, "%s: %d files, %d committed offsets, first replay %.2f s, second %.2f s, retained heap %.1f MiB,"
                         + " %.1f bytes per committed offset (max heap %d MiB)%n", side, files.size(), count,
-                (t1 - t0) / 1e9, (after - before) / 1048576.0, (double) (after - before) / count,
+                (w1 - w0) / 1e9, (t1 - t0) / 1e9, (after - before) / 1048576.0, (double) (after - before) / count,
                 Runtime.getRuntime().maxMemory() >> 20);
-        if (held.hashCode() == 42) {
+        // the live-key map alone: drop everything else the result holds and measure again
+        Object keyMap = keyMap(side, held);
+        held = null;
+        long keysOnly = usedAfterGc();
+        System.out.printf(Locale.ROOT, "%s: live-key map %.1f MiB, %.1f bytes per committed offset%n", side,
+                (keysOnly - before) / 1048576.0, (double) (keysOnly - before) / count);
+        if (keyMap.hashCode() == 42) {
             System.out.println();
         }
+    }
+
+    private static Object replay(String side, List<LogFile> files, List<Path> paths) throws java.io.IOException {
+        return switch (side) {
+            case "segscope" -> OffsetsReplay.replay(files, AsOf.END);
+            case "kafka" -> KafkaOffsetsLoad.load(paths);
+            default -> throw new IllegalArgumentException("segscope or kafka: " + side);
+        };
+    }
+
+    /**
+     * The live-key map: segscope's {@code OffsetTable} with the two string tables its keys index
+     * (group ids, topic names); Kafka's {@code OffsetMetadataManager.Offsets.offsetsByGroup} timeline
+     * map (group, topic, partition to {@code OffsetAndMetadata}; it also holds the snapshot registry).
+     */
+    static Object keyMap(String side, Object held) throws ReflectiveOperationException {
+        if (side.equals("segscope")) {
+            Object replay = field(held.getClass(), "r").get(held);
+            return new Object[] {field(replay.getClass(), "offsets").get(replay),
+                field(replay.getClass(), "groupIds").get(replay), field(replay.getClass(), "topics").get(replay)};
+        }
+        Object om = field(GroupCoordinatorShard.class, "offsetMetadataManager").get(held);
+        Object offsets = field(om.getClass(), "offsets").get(om);
+        return field(offsets.getClass(), "offsetsByGroup").get(offsets);
+    }
+
+    private static java.lang.reflect.Field field(Class<?> c, String name) throws NoSuchFieldException {
+        java.lang.reflect.Field f = c.getDeclaredField(name);
+        f.setAccessible(true);
+        return f;
     }
 
     private static long usedAfterGc() throws InterruptedException {
