@@ -16,10 +16,10 @@ import org.apache.kafka.coordinator.group.GroupCoordinatorShard;
  * {@code /usr/bin/time -v} and the retained heap per committed offset:
  *
  * <pre>
- * java -Xmx512m -cp jmh/target/benchmarks.jar io.segscope.jmh.replay.OffsetsReplayMain segscope|kafka DIR
+ * java -Xmx512m -cp jmh/target/benchmarks.jar io.segscope.jmh.replay.OffsetsReplayMain segscope|kafka DIR [--once]
  * </pre>
  *
- * <p>The retained heap is the used heap (MemoryMXBean, after {@code System.gc()} three times) with
+ * <p>With {@code --once}: one replay, nothing else (for peak RSS). Otherwise the retained heap is the used heap (MemoryMXBean, after {@code System.gc()} three times) with
  * the result of a second replay held, minus the used heap before it (after a first replay, thrown
  * away, so that class loading and static tables are not counted), divided by the committed offsets: the
  * live-key map and everything else the result keeps (group ids, topic names, groups, pending
@@ -34,6 +34,29 @@ public final class OffsetsReplayMain {
         Path dir = Path.of(args[1]);
         List<LogFile> files = OffsetsReplay.logFiles(dir);
         List<Path> paths = ReplayPartitions.paths(files);
+        if (args.length > 2 && args[2].equals("--once")) {
+            // one replay only, for peak RSS
+            long t0 = System.nanoTime();
+            Object held = replay(side, files, paths);
+            int count = side.equals("segscope") ? ((ReplayResult) held).offsetCount()
+                    : KafkaOffsetsLoad.committedOffsetCount((GroupCoordinatorShard) held);
+            System.out.printf(Locale.ROOT, "%s: %d files, %d committed offsets, one replay %.2f s (max heap %d MiB)%n",
+                    side, files.size(), count, (System.nanoTime() - t0) / 1e9, Runtime.getRuntime().maxMemory() >> 20);
+            // peak and current resident set, anonymous (heap, JVM) and file-backed (mapped segments, jars)
+            Path status = Path.of("/proc/self/status");
+            if (java.nio.file.Files.isReadable(status)) {
+                for (String line : java.nio.file.Files.readAllLines(status)) {
+                    if (line.startsWith("VmHWM") || line.startsWith("VmRSS") || line.startsWith("RssAnon")
+                            || line.startsWith("RssFile")) {
+                        System.out.println(line.replaceAll("\\s+", " "));
+                    }
+                }
+            }
+            if (held.hashCode() == 42) {
+                System.out.println();
+            }
+            return;
+        }
         // a first replay, thrown away: classes loaded, static tables and caches filled before the baseline
         long w0 = System.nanoTime();
         replay(side, files, paths);
