@@ -63,8 +63,14 @@ import org.apache.kafka.server.common.ApiMessageAndVersion;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.segscope.jmh.e2e.OffsetsSegmentGenerator \
  *     --out /work/perfdata/none [--seed 42] [--size-mib 100] [--compression none|zstd|lz4|gzip|snappy]
- *     [--max-batches N] [--topics 600] [--groups 4000]
+ *     [--max-batches N] [--topics 600] [--groups 4000] [--max-group-topics 6] [--expire-percent P]
+ *     [--segment-mib N] [--txn-percent P]
  * </pre>
+ *
+ * <p>{@code --segment-mib} rolls segments named by their base offset; {@code --txn-percent} makes
+ * that share of commit requests TxnOffsetCommits (transactional batches, one producer per group)
+ * and closes the open transactions later with COMMIT or ABORT control batches. Without these
+ * options the output is the same as before they existed.
  *
  * <p>Writes {@code OUT/__consumer_offsets-0/00000000000000000000.log} (no index files) and prints
  * the segment's facts; it stops before the batch that would take the file past {@code --size-mib},
