@@ -27,6 +27,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.internals.ByteBufferOutputStream;
@@ -60,8 +63,14 @@ import org.apache.kafka.server.common.ApiMessageAndVersion;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.segscope.jmh.e2e.OffsetsSegmentGenerator \
  *     --out /work/perfdata/none [--seed 42] [--size-mib 100] [--compression none|zstd|lz4|gzip|snappy]
- *     [--max-batches N] [--topics 600] [--groups 4000]
+ *     [--max-batches N] [--topics 600] [--groups 4000] [--max-group-topics 6] [--expire-percent P]
+ *     [--segment-mib N] [--txn-percent P]
  * </pre>
+ *
+ * <p>{@code --segment-mib} rolls segments named by their base offset; {@code --txn-percent} makes
+ * that share of commit requests TxnOffsetCommits (transactional batches, one producer per group)
+ * and closes the open transactions later with COMMIT or ABORT control batches. Without these
+ * options the output is the same as before they existed.
  *
  * <p>Writes {@code OUT/__consumer_offsets-0/00000000000000000000.log} (no index files) and prints
  * the segment's facts; it stops before the batch that would take the file past {@code --size-mib},
@@ -88,6 +97,22 @@ public final class OffsetsSegmentGenerator {
     private long now = T0;
     private long nextOffset;
 
+    /** Percent of commit requests that are TxnOffsetCommits (0: none, and no extra random draws). */
+    private double txnPercent;
+    /** Upper bound of the expiration sweep's share of writes (a probability threshold; 0.035 by default). */
+    private double expireBelow = 0.035;
+    /** At most this many topics per group (6 by default). */
+    private int maxGroupTopics = 6;
+    /** Producer ids with an open transaction on this partition, in the order they were opened. */
+    private final List<Long> openTxns = new ArrayList<>();
+    /** The marker to write next (set by nextWrite), or null. */
+    private ControlRecordType pendingMarker;
+    private long pendingMarkerProducer;
+    /** The producer of the batch nextWrite returned, or NO_PRODUCER_ID. */
+    private long batchProducer = RecordBatch.NO_PRODUCER_ID;
+    /** The next sequence number of each transactional producer. */
+    private final java.util.Map<Long, Integer> sequences = new java.util.HashMap<>();
+
     // Facts.
     long batches;
     long records;
@@ -96,8 +121,17 @@ public final class OffsetsSegmentGenerator {
     long groupMetadata;
     long metadataBytes;
     int maxBatchRecords;
+    long txnBatches;
+    long commitMarkers;
+    long abortMarkers;
+    int segments;
 
     OffsetsSegmentGenerator(long seed, Compression compression, int topicCount, int groupCount) {
+        this(seed, compression, topicCount, groupCount, 6);
+    }
+
+    OffsetsSegmentGenerator(long seed, Compression compression, int topicCount, int groupCount, int maxGroupTopics) {
+        this.maxGroupTopics = maxGroupTopics;
         this.rnd = new SplittableRandom(seed);
         this.compression = compression;
         this.topics = new Topic[topicCount];
@@ -126,6 +160,10 @@ public final class OffsetsSegmentGenerator {
         int topicCount = 600;
         int groupCount = 4000;
         long maxBatches = Long.MAX_VALUE;
+        long segmentMib = 0;
+        double txnPercent = 0;
+        double expirePercent = -1;
+        int maxGroupTopics = 6;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -136,6 +174,10 @@ public final class OffsetsSegmentGenerator {
                 case "--topics" -> topicCount = Integer.parseInt(args[++i]);
                 case "--groups" -> groupCount = Integer.parseInt(args[++i]);
                 case "--max-batches" -> maxBatches = Long.parseLong(args[++i]);
+                case "--segment-mib" -> segmentMib = Long.parseLong(args[++i]);
+                case "--txn-percent" -> txnPercent = Double.parseDouble(args[++i]);
+                case "--expire-percent" -> expirePercent = Double.parseDouble(args[++i]);
+                case "--max-group-topics" -> maxGroupTopics = Integer.parseInt(args[++i]);
                 default -> usage("unknown argument: " + a);
             }
         }
@@ -146,15 +188,25 @@ public final class OffsetsSegmentGenerator {
         Path dir = out.resolve("__consumer_offsets-0");
         Files.createDirectories(dir);
         Path log = dir.resolve("00000000000000000000.log");
-        OffsetsSegmentGenerator g = new OffsetsSegmentGenerator(seed, compression, topicCount, groupCount);
-        long bytes = g.write(log, sizeMib * 1024 * 1024, maxBatches);
-        g.printFacts(System.out, log, bytes, seed, codec);
+        OffsetsSegmentGenerator g = new OffsetsSegmentGenerator(seed, compression, topicCount, groupCount, maxGroupTopics);
+        if (expirePercent >= 0) {
+            g.expireBelow = 0.0068 + expirePercent / 100;
+        }
+        g.txnPercent = txnPercent;
+        if (txnPercent > 0 && segmentMib <= 0) {
+            segmentMib = sizeMib; // markers are written by the segment writer
+        }
+        long bytes = segmentMib <= 0
+                ? g.write(log, sizeMib * 1024 * 1024, maxBatches)
+                : g.writeSegments(dir, sizeMib * 1024 * 1024, segmentMib * 1024 * 1024, maxBatches);
+        g.printFacts(System.out, segmentMib <= 0 ? log : dir, bytes, seed, codec);
     }
 
     private static void usage(String problem) {
         System.err.println(problem);
         System.err.println("usage: OffsetsSegmentGenerator --out DIR [--seed N] [--size-mib N]"
-                + " [--compression none|gzip|snappy|lz4|zstd] [--max-batches N] [--topics N] [--groups N]");
+                + " [--compression none|gzip|snappy|lz4|zstd] [--max-batches N] [--topics N] [--groups N]"
+                + " [--segment-mib N] [--txn-percent P] [--expire-percent P] [--max-group-topics N]");
         System.exit(2);
     }
 
@@ -182,11 +234,74 @@ public final class OffsetsSegmentGenerator {
         return size;
     }
 
+    /**
+     * Writes batches into segments of at most {@code segmentLimit} bytes each, named by their base
+     * offset, until the next batch would take the partition past {@code limit} or {@code maxBatches}
+     * are written; returns the total size.
+     */
+    long writeSegments(Path dir, long limit, long segmentLimit, long maxBatches) throws IOException {
+        long size = 0;
+        long segSize = 0;
+        FileChannel ch = null;
+        try {
+            while (batches < maxBatches) {
+                List<CoordinatorRecord> batch = nextWrite();
+                ControlRecordType marker = pendingMarker;
+                long producer = marker != null ? pendingMarkerProducer : batchProducer;
+                ByteBuffer buf = marker != null ? encodeMarker(producer, marker) : encode(batch, producer);
+                if (size + buf.remaining() > limit) {
+                    break;
+                }
+                if (ch == null || segSize + buf.remaining() > segmentLimit) {
+                    if (ch != null) {
+                        ch.close();
+                    }
+                    ch = FileChannel.open(dir.resolve(String.format(Locale.ROOT, "%020d.log", nextOffset)),
+                            StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+                    segSize = 0;
+                    segments++;
+                }
+                size += buf.remaining();
+                segSize += buf.remaining();
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                if (marker != null) {
+                    nextOffset++;
+                    batches++;
+                    if (marker == ControlRecordType.COMMIT) {
+                        commitMarkers++;
+                    } else {
+                        abortMarkers++;
+                    }
+                } else {
+                    account(batch);
+                    if (producer != RecordBatch.NO_PRODUCER_ID) {
+                        txnBatches++;
+                    }
+                }
+            }
+        } finally {
+            if (ch != null) {
+                ch.close();
+            }
+        }
+        return size;
+    }
+
     // ---------------------------------------------------------------- the workload
 
     /** The records of the coordinator's next write, one batch. */
     private List<CoordinatorRecord> nextWrite() {
         now += rnd.nextInt(0, 34);
+        pendingMarker = null;
+        batchProducer = RecordBatch.NO_PRODUCER_ID;
+        if (txnPercent > 0 && !openTxns.isEmpty() && rnd.nextDouble() * 100 < txnPercent * 0.8) {
+            // the transaction coordinator's WriteTxnMarkers for the oldest open transaction
+            pendingMarkerProducer = openTxns.remove(0);
+            pendingMarker = rnd.nextDouble() < 0.85 ? ControlRecordType.COMMIT : ControlRecordType.ABORT;
+            return List.of();
+        }
         Group g = groups[pickGroup()];
         double p = rnd.nextDouble();
         if (g.generation == 0 || p < 0.006) {
@@ -195,8 +310,16 @@ public final class OffsetsSegmentGenerator {
         if (p < 0.0068) {
             return deleteGroup(g);
         }
-        if (p < 0.035) {
+        if (p < expireBelow) {
             return expire(g);
+        }
+        if (txnPercent > 0 && rnd.nextDouble() * 100 < txnPercent) {
+            // a TxnOffsetCommit (e.g. a Kafka Streams EOS task); one transactional producer per group
+            long pid = 100_000L + g.index;
+            if (!openTxns.contains(pid)) {
+                openTxns.add(pid);
+            }
+            batchProducer = pid;
         }
         return commit(g);
     }
@@ -376,7 +499,7 @@ public final class OffsetsSegmentGenerator {
             base = "spark-kafka-source-" + new Uuid(rnd.nextLong(), rnd.nextLong()) + "-" + index + "-driver-0";
         }
         String id = onPartition0(base, groupIds);
-        int topicCount = 1 + (int) Math.floor(Math.pow(rnd.nextDouble(), 2.5) * 6);
+        int topicCount = 1 + (int) Math.floor(Math.pow(rnd.nextDouble(), 2.5) * maxGroupTopics);
         int[] ts = new int[topicCount];
         for (int i = 0; i < topicCount; i++) {
             int t;
@@ -499,15 +622,31 @@ public final class OffsetsSegmentGenerator {
     // ---------------------------------------------------------------- encoding
 
     private ByteBuffer encode(List<CoordinatorRecord> batch) {
+        return encode(batch, RecordBatch.NO_PRODUCER_ID);
+    }
+
+    /** One batch; transactional when {@code producerId} is set (epoch 0, as a TxnOffsetCommit writes it). */
+    private ByteBuffer encode(List<CoordinatorRecord> batch, long producerId) {
+        boolean txn = producerId != RecordBatch.NO_PRODUCER_ID;
         MemoryRecordsBuilder builder = new MemoryRecordsBuilder(new ByteBufferOutputStream(1024),
                 RecordBatch.MAGIC_VALUE_V2, compression, TimestampType.CREATE_TIME, nextOffset,
-                RecordBatch.NO_TIMESTAMP, RecordBatch.NO_PRODUCER_ID, RecordBatch.NO_PRODUCER_EPOCH,
-                RecordBatch.NO_SEQUENCE, false, false, PARTITION_LEADER_EPOCH, Integer.MAX_VALUE);
+                RecordBatch.NO_TIMESTAMP, producerId, txn ? (short) 0 : RecordBatch.NO_PRODUCER_EPOCH,
+                txn ? sequences.getOrDefault(producerId, 0) : RecordBatch.NO_SEQUENCE, txn, false,
+                PARTITION_LEADER_EPOCH, Integer.MAX_VALUE);
+        if (txn) {
+            sequences.merge(producerId, batch.size(), Integer::sum);
+        }
         long offset = nextOffset;
         for (CoordinatorRecord r : batch) {
             builder.appendWithOffset(offset++, now, serde.serializeKey(r), serde.serializeValue(r));
         }
         return builder.build().buffer();
+    }
+
+    /** A COMMIT or ABORT control batch, as the transaction coordinator's WriteTxnMarkers appends it. */
+    private ByteBuffer encodeMarker(long producerId, ControlRecordType type) {
+        return MemoryRecords.withEndTransactionMarker(nextOffset, now, PARTITION_LEADER_EPOCH, producerId, (short) 0,
+                new EndTransactionMarker(type, 3)).buffer();
     }
 
     private void account(List<CoordinatorRecord> batch) {
@@ -546,6 +685,13 @@ public final class OffsetsSegmentGenerator {
         out.printf(Locale.ROOT, "group metadata %d (GroupMetadataValue v3)%n", groupMetadata);
         out.printf(Locale.ROOT, "groups         %d, topics %d, group-partitions %d%n", groups.length, topics.length,
                 partitions);
+        if (segments > 0) {
+            out.printf(Locale.ROOT, "segments       %d%n", segments);
+        }
+        if (txnPercent > 0) {
+            out.printf(Locale.ROOT, "transactional  %d batches; markers: %d COMMIT, %d ABORT; %d left open%n",
+                    txnBatches, commitMarkers, abortMarkers, openTxns.size());
+        }
         out.printf(Locale.ROOT, "last offset    %d%n", nextOffset - 1);
     }
 
