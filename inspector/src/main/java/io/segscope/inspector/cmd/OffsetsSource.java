@@ -5,6 +5,12 @@ import io.segscope.format.error.Problem;
 import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.Include;
 import io.segscope.format.logdir.LogFile;
+import io.segscope.format.logdir.LogDir;
+import io.segscope.format.state.MetaProperties;
+import java.util.HashMap;
+import java.util.Set;
+import java.util.TreeSet;
+
 import io.segscope.format.logdir.TopicPartitionName;
 import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.replay.AsOf;
@@ -74,24 +80,53 @@ final class OffsetsSource implements AutoCloseable {
             err.print(e.getMessage() + "\n");
             ioError = true;
         }
-        // partition -> dir -> files (a partition dir per log dir holding a replica)
-        Map<Integer, Map<String, List<LogFile>>> found = new TreeMap<>();
+        // only log dirs of one cluster hold replicas of one another: copies are grouped by the
+        // cluster id of their log dir's meta.properties (none known: one group)
+        Map<String, String> clusterOfLogDir = new HashMap<>();
+        for (LogDir d : inputs.logDirs()) {
+            clusterOfLogDir.put(d.root().path(), clusterId(d));
+        }
+        Set<String> clusters = new TreeSet<>(clusterOfLogDir.values());
+        if (clusters.size() > 1) {
+            err.print(command + ": log dirs of " + clusters.size() + " clusters ("
+                    + String.join(", ", clusters.stream().map(c -> c.isEmpty() ? "no cluster id" : c).toList())
+                    + "): each cluster's partitions are read on their own, never as replicas of another's\n");
+        }
+        // (cluster, partition) -> dir -> files (a partition dir per log dir holding a replica)
+        Map<String, Map<String, List<LogFile>>> found = new TreeMap<>();
+        Map<String, Integer> partitionOf = new HashMap<>();
         for (LogFile f : inputs.files()) {
             if (f.kind() != FileKind.LOG || f.partition().isEmpty() || !TOPIC.equals(f.partition().get().topic())) {
                 continue;
             }
             int p = f.partition().map(TopicPartitionName::partition).orElse(-1);
             String dir = f.file().parent() != null ? f.file().parent().path() : parentOf(f.path());
-            found.computeIfAbsent(p, x -> new LinkedHashMap<>()).computeIfAbsent(dir, x -> new ArrayList<>()).add(f);
+            String cluster = clusterOfLogDir.getOrDefault(parentOf(dir), "");
+            String key = String.format("%s/%010d", cluster, p);
+            partitionOf.put(key, p);
+            found.computeIfAbsent(key, x -> new LinkedHashMap<>()).computeIfAbsent(dir, x -> new ArrayList<>()).add(f);
         }
-        for (Map.Entry<Integer, Map<String, List<LogFile>>> e : found.entrySet()) {
+        for (Map.Entry<String, Map<String, List<LogFile>>> e : found.entrySet()) {
             Map<String, List<LogFile>> copies = e.getValue();
+            int partition = partitionOf.get(e.getKey());
             String chosen = copies.keySet().iterator().next();
             if (copies.size() > 1) {
-                chosen = choose(e.getKey(), copies, err);
+                chosen = choose(partition, copies, err);
             }
-            parts.add(new Part(e.getKey(), chosen, copies.get(chosen)));
+            parts.add(new Part(partition, chosen, copies.get(chosen)));
         }
+        parts.sort(java.util.Comparator.comparingInt(Part::partition));
+    }
+
+    /** The cluster id a log dir's meta.properties names, or "" when it has none or it cannot be read. */
+    private static String clusterId(LogDir dir) {
+        return dir.metaProperties().map(f -> {
+            try (io.segscope.format.io.ByteSource source = f.open()) {
+                return MetaProperties.read(source).clusterId().orElse("");
+            } catch (FormatException e) {
+                return "";
+            }
+        }).orElse("");
     }
 
     private String choose(int partition, Map<String, List<LogFile>> copies, PrintWriter err) {

@@ -326,4 +326,17 @@ class OffsetsCommandsTest {
         assertThat(groups.exit()).isZero();
         assertThat(groups.err()).contains("no group matched");
     }
+
+    /** Log dirs of different clusters are not replicas of one another: each is read on its own. */
+    @Test
+    void logDirsOfDifferentClustersAreReadSeparately() {
+        String plain = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        String crashed = Corpus.corpus().resolve("kraft-4.4.0-crashed/logdir").toString();
+        long a = Run.of("offsets", "--format", "jsonl", plain).out().lines().count();
+        long b = Run.of("offsets", "--format", "jsonl", crashed).out().lines().count();
+        Run both = Run.of("offsets", "--format", "jsonl", plain, crashed);
+        assertThat(both.exit()).as(both.err()).isZero();
+        assertThat(both.out().lines().count()).isEqualTo(a + b);
+        assertThat(both.err()).contains("log dirs of 2 clusters").doesNotContain("diverges");
+    }
 }
