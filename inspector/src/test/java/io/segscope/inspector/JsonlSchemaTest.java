@@ -48,7 +48,8 @@ class JsonlSchemaTest {
             }
         }
         assertThat(SCHEMAS.keySet()).containsExactly("dump-batch", "dump-offset-index-entry", "dump-record",
-                "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "verify-finding");
+                "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
+                "history-event", "offsets-offset", "verify-finding");
     }
 
     private static Run run(String... command) {
@@ -120,5 +121,43 @@ class JsonlSchemaTest {
         if (!errors.isEmpty() && failures.size() < 20) {
             failures.add(errors + " in " + (line.length() > 600 ? line.substring(0, 600) + "..." : line));
         }
+    }
+
+    /** offsets, groups and history over every corpus run (each log dir on its own: one cluster each). */
+    @Test
+    void offsetsGroupsAndHistoryLinesMatchTheirSchemas() throws IOException {
+        List<String> failures = new ArrayList<>();
+        int lines = 0;
+        try (var runs = Files.list(Corpus.corpus())) {
+            for (Path run : runs.filter(r -> Files.isDirectory(r.resolve("logdir"))).sorted().toList()) {
+                String logDir = run.resolve("logdir").toString();
+                List<String[]> commands = List.of(
+                        new String[]{"offsets-offset", "offsets", "--format", "jsonl", logDir},
+                        new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--pending", logDir},
+                        new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--expired", "--retention", "1m", logDir},
+                        new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--rename", "simple,comma,group=renamed", logDir},
+                        new String[]{"groups-group", "groups", "--format", "jsonl", "--members", logDir});
+                for (String[] c : commands) {
+                    Run r = Run.of(java.util.Arrays.copyOfRange(c, 1, c.length));
+                    for (String line : r.out().split("\n")) {
+                        if (!line.isEmpty()) {
+                            lines++;
+                            check(SCHEMAS.get(c[0]), line, failures);
+                        }
+                    }
+                }
+                for (String group : new String[]{"simple,comma,group", "kip848-live-日本", "classic-live-日本", "txn-group,é"}) {
+                    Run r = Run.of("history", "--format", "jsonl", "--group", group, logDir);
+                    for (String line : r.out().split("\n")) {
+                        if (!line.isEmpty()) {
+                            lines++;
+                            check(SCHEMAS.get("history-event"), line, failures);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(lines).isGreaterThan(1000);
+        assertThat(failures).as("lines that do not match their schema").isEmpty();
     }
 }
