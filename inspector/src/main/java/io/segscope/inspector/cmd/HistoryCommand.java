@@ -23,6 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,6 +67,15 @@ public final class HistoryCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", description = "table (default) or jsonl.")
     Format format;
 
+    @Option(names = "--as-of-time", paramLabel = "TIME", converter = TimeConverter.class,
+            description = "The timeline up to this time (ISO-8601 or epoch ms): each partition's batches up to the first one written later.")
+    Long asOfTime;
+
+    @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1h",
+            description = "Flag the group's commits as stopped when its last commit is older than this before the end of its"
+                    + " __consumer_offsets partition (default 1h; e.g. 30m, 12h, 7d).")
+    long staleAfterMs;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -85,6 +95,8 @@ public final class HistoryCommand implements Callable<Integer> {
             Timeline t = new Timeline(err);
             for (OffsetsSource.Part p : source.parts()) {
                 t.part = p.partition();
+                t.cut = false;
+                t.partitionEnd = Math.max(t.partitionEnd, lastBatchTime(p.files()));
                 new RecordWalk(ReaderOptions.defaults(), DecoderChoice.OFFSETS,
                         new RecordFilter(List.of(group), null, null, null, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE),
                         Long.MAX_VALUE).tellTransactions(true).walk(p.files(), t);
@@ -105,6 +117,10 @@ public final class HistoryCommand implements Callable<Integer> {
         final PrintWriter err;
         int part;
         int partitionsRead;
+        /** True once a batch past --as-of-time was met in the current partition. */
+        boolean cut;
+        /** The time of the last batch of the partitions read (for the stale check), or -1. */
+        long partitionEnd = -1;
         boolean damage;
         TransactionOutcome outcome;
         long batchTime;
@@ -122,6 +138,9 @@ public final class HistoryCommand implements Callable<Integer> {
         public void batch(LogFile file, Batch b, TransactionOutcome transaction) {
             outcome = transaction;
             batchTime = b.maxTimestamp();
+            if (asOfTime != null && batchTime > asOfTime) {
+                cut = true;
+            }
         }
 
         @Override
@@ -140,7 +159,7 @@ public final class HistoryCommand implements Callable<Integer> {
 
         @Override
         public void record(LogFile file, Batch b, LogRecord r, RecordContent content) {
-            if (!(content instanceof RecordContent.Coordinator c) || !(c.result() instanceof Decoded d)) {
+            if (cut || !(content instanceof RecordContent.Coordinator c) || !(c.result() instanceof Decoded d)) {
                 return;
             }
             CoordinatorResult res = c.result();
@@ -236,6 +255,42 @@ public final class HistoryCommand implements Callable<Integer> {
         }
     }
 
+    /** Where the timeline ends: the as-of time, else the last batch of the partitions read. */
+    private long end(Timeline t) {
+        return asOfTime != null ? Math.min(asOfTime, t.partitionEnd) : t.partitionEnd;
+    }
+
+    /** True when the group's last commit is older than --stale-after before the end of the partition. */
+    private boolean stopped(Timeline t) {
+        return t.lastCommit != null && end(t) >= 0 && t.lastCommit.time() >= 0 && end(t) - t.lastCommit.time() > staleAfterMs;
+    }
+
+    /** The max timestamp of the last good batch of the partition's last segment, or -1. */
+    private static long lastBatchTime(List<LogFile> files) {
+        if (files.isEmpty()) {
+            return -1;
+        }
+        long[] last = {-1};
+        LogFile f = files.get(files.size() - 1);
+        try (io.segscope.format.io.ByteSource source = f.file().open()) {
+            new io.segscope.format.walk.SegmentWalk(ReaderOptions.defaults()).walk(source, f.file().size(), -1, -1, true,
+                    new io.segscope.format.walk.BatchVisitor() {
+                        @Override
+                        public boolean batch(Batch b) {
+                            last[0] = Math.max(last[0], b.maxTimestamp());
+                            return true;
+                        }
+
+                        @Override
+                        public void damage(io.segscope.format.walk.Damage d) {
+                        }
+                    });
+        } catch (io.segscope.format.error.FormatException e) {
+            return -1;
+        }
+        return last[0];
+    }
+
     /** The last column: bare unless it holds a control character. */
     private static String detail(String s) {
         for (int i = 0; i < s.length(); i++) {
@@ -294,6 +349,8 @@ public final class HistoryCommand implements Callable<Integer> {
                 json.writeNumberField("timestamp", t.lastCommit.time());
                 json.writeStringField("time", Times.iso(t.lastCommit.time()));
                 json.writeNumberField("recordsAfter", t.events.size() - 1 - t.events.indexOf(t.lastCommit));
+                OffsetsCommand.nullable(json, "partitionEndTimestamp", end(t), -1);
+                json.writeBooleanField("stopped", stopped(t));
                 json.writeEndObject();
                 json.flush();
                 out.print('\n');
@@ -319,6 +376,11 @@ public final class HistoryCommand implements Callable<Integer> {
             out.print("last commit " + Times.iso(t.lastCommit.time()) + " at log offset " + t.lastCommit.logOffset()
                     + (after > 0 ? "; " + after + " record" + (after == 1 ? "" : "s") + " of the group after it, the last at "
                     + Times.iso(lastTime) : "") + "\n");
+            if (stopped(t)) {
+                out.print("commits stopped: the last commit is " + Duration.ofMillis(end(t) - t.lastCommit.time()).toString()
+                        .substring(2).toLowerCase(java.util.Locale.ROOT) + " older than the partition's last record ("
+                        + Times.iso(end(t)) + ")\n");
+            }
         }
     }
 }

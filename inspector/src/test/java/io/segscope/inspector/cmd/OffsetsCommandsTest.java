@@ -339,4 +339,20 @@ class OffsetsCommandsTest {
         assertThat(both.out().lines().count()).isEqualTo(a + b);
         assertThat(both.err()).contains("log dirs of 2 clusters").doesNotContain("diverges");
     }
+
+    @Test
+    void historyFlagsCommitsThatStoppedAndCutsAsOfATime() {
+        String logDir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        // the group's last commit is at 04:03:34.077Z, the partition goes on to 04:04:30
+        Run stale = Run.of("history", "--stale-after", "10s", "--group", "simple,comma,group", logDir);
+        assertThat(stale.exit()).isZero();
+        assertThat(stale.out()).contains("commits stopped: the last commit is 56.107s older than the partition's last record");
+        Run fresh = Run.of("history", "--group", "simple,comma,group", logDir);
+        assertThat(fresh.out()).doesNotContain("commits stopped");
+        Run early = Run.of("history", "--format", "jsonl", "--as-of-time", "2026-11-30T04:03:34.070Z", "--group",
+                "simple,comma,group", logDir);
+        assertThat(early.out().lines().filter(l -> l.contains("\"event\":\"commit\""))).hasSize(2);
+        assertThat(early.out()).contains("\"stopped\":false").doesNotContain("offset-tombstone");
+        assertThat(Run.of("history", "--stale-after", "soon", "--group", "g", logDir).exit()).isEqualTo(2);
+    }
 }
