@@ -150,6 +150,26 @@ class SegmentWriterKafkaTest {
     }
 
     @Test
+    void closeGivesTheLastModifiedTimeAndAppendRefusesOtherMagics() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("mtime"));
+        java.nio.file.attribute.FileTime t = java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L);
+        SegmentWriter w = SegmentWriter.open(dir, 0, 4096, List.of()).lastModified(t);
+        BatchBuilder b = new BatchBuilder();
+        b.begin(0, CompressionType.LZ4).append(0, 1000, null, new byte[] {1}, RecordHeaders.NONE);
+        ByteBuffer batch = b.finish();
+        ByteBuffer legacy = ByteBuffer.allocate(batch.remaining()).put(batch.duplicate()).flip();
+        legacy.put(16, (byte) 1);
+        assertThatThrownBy(() -> w.append(legacy)).isInstanceOf(IllegalArgumentException.class);
+        w.append(batch);
+        w.close();
+        for (String ext : List.of(".log", ".index", ".timeindex")) {
+            assertThat(Files.getLastModifiedTime(dir.resolve("00000000000000000000" + ext))).isEqualTo(t);
+        }
+        assertThat(Files.size(dir.resolve("00000000000000000000.timeindex"))).isEqualTo(12);
+        assertThat(Files.exists(dir.resolve("00000000000000000000.txnindex"))).isFalse();
+    }
+
+    @Test
     void refusesAnInputDirectory() throws IOException {
         Path in = Files.createDirectories(tmp.resolve("in/topic-0"));
         assertThatThrownBy(() -> SegmentWriter.open(in, 0, 4096, List.of(tmp.resolve("in"))))
