@@ -29,7 +29,9 @@ import java.util.List;
  * {@code .cleaned} names into place. A {@code .txnindex} is written only when it has an entry, as
  * Kafka creates it on the first append.
  *
- * <p>Batches must be magic 2 (what {@link BatchBuilder} builds). The writer never replaces a file:
+ * <p>Batches must be magic 2 (what {@link BatchBuilder} builds), their last offsets increasing and
+ * within {@code Integer.MAX_VALUE} of the base offset; an append that breaks a rule writes nothing.
+ * The writer never replaces a file:
  * the target names must not exist, and it refuses a directory that is, or is inside, one of the
  * inputs it is told of.
  */
@@ -57,6 +59,7 @@ public final class SegmentWriter implements Closeable {
     private long lastTimeEntryOffset;
     private long lastIndexedOffset = -1L;
     private long lastTxnLastOffset = Long.MIN_VALUE;
+    private long lastAppendedOffset = -1L;
     private FileTime lastModified;
     private boolean done;
 
@@ -132,15 +135,24 @@ public final class SegmentWriter implements Closeable {
             if (size < BatchView.RECORDS_OFFSET || size > end - p) {
                 throw new IllegalArgumentException("batch length " + size + " at " + (p - start));
             }
-            largest = b.getLong(p) + b.getInt(p + BatchView.LAST_OFFSET_DELTA_OFFSET);
+            long last = b.getLong(p) + b.getInt(p + BatchView.LAST_OFFSET_DELTA_OFFSET);
+            if (last <= (largest >= 0 ? largest : lastAppendedOffset)) {
+                throw new IllegalArgumentException("batch at " + (p - start) + " ends at offset " + last
+                        + ", not after " + Math.max(largest, lastAppendedOffset));
+            }
+            if (last - baseOffset < 0 || last - baseOffset > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("offset " + last + " does not fit a segment at " + baseOffset);
+            }
+            largest = last;
             p += size;
         }
         if (start == end) {
             return;
         }
-        if (largest - baseOffset < 0 || largest - baseOffset > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("offset " + largest + " does not fit a segment at " + baseOffset);
+        if (position + (end - start) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("the .log would pass 2 GiB, past what an offset index addresses");
         }
+        lastAppendedOffset = largest;
         long physical = position;
         while (b.hasRemaining()) {
             position += log.write(b, position);

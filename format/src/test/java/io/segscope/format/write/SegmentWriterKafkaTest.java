@@ -161,6 +161,8 @@ class SegmentWriterKafkaTest {
         legacy.put(16, (byte) 1);
         assertThatThrownBy(() -> w.append(legacy)).isInstanceOf(IllegalArgumentException.class);
         w.append(batch);
+        assertThatThrownBy(() -> w.append(batch)).as("offsets go back").isInstanceOf(IllegalArgumentException.class);
+        assertThat(w.size()).isEqualTo(batch.remaining());
         w.close();
         for (String ext : List.of(".log", ".index", ".timeindex")) {
             assertThat(Files.getLastModifiedTime(dir.resolve("00000000000000000000" + ext))).isEqualTo(t);
