@@ -91,14 +91,14 @@ public final class StructReader {
         }
         int unknown = 0;
         if (flexible) {
-            int count = readUnsignedVarint(path + "._numTaggedFields");
+            int count = readUnsignedVarint(path, "._numTaggedFields");
             if (!acceptsTaggedFieldCount(count, limit - pos)) {
                 throw malformed("tagged field count " + Integer.toUnsignedString(count) + " exceeds "
                         + (fits(count, limit - pos) ? MAX_TAGGED_FIELDS : "the " + (limit - pos) + " bytes remaining"), path);
             }
             for (int t = 0; t < count; t++) {
-                int tag = readUnsignedVarint(path + "._tag");
-                int size = readUnsignedVarint(path + "._tagSize");
+                int tag = readUnsignedVarint(path, "._tag");
+                int size = readUnsignedVarint(path, "._tagSize");
                 int index = taggedIndex(fields, tag, version);
                 if (index < 0 && strictTags && declaresTag(fields, tag)) {
                     throw malformed("tag " + tag + " is not valid for version " + version, path);
@@ -140,7 +140,7 @@ public final class StructReader {
     }
 
     private Object readField(Field f, short version, boolean flexible, boolean tagged, String path) throws MalformedException {
-        String fieldPath = path + "." + f.jsonName();
+        String fieldPath = f.pathUnder(path);
         boolean nullable = f.nullableVersions().contains(version);
         switch (f.type()) {
             case ARRAY: {
@@ -274,9 +274,14 @@ public final class StructReader {
 
     /** Kafka's unsigned varint: at most 5 bytes, the result may wrap to a negative int. */
     private int readUnsignedVarint(String path) throws MalformedException {
+        return readUnsignedVarint(path, "");
+    }
+
+    /** As {@link #readUnsignedVarint(String)}, for the path {@code path + suffix} (built only on failure). */
+    private int readUnsignedVarint(String path, String suffix) throws MalformedException {
         long packed = Varints.unsignedVarint(buf, pos, limit);
         if (packed < 0) {
-            throw malformed("unsigned varint truncated or longer than 5 bytes", path);
+            throw malformed("unsigned varint truncated or longer than 5 bytes", path + suffix);
         }
         pos += Varints.size(packed);
         return Varints.value(packed);
