@@ -143,8 +143,13 @@ final class OffsetTable {
         live = Arrays.copyOf(live, capacity);
     }
 
+    /** Murmur3's finalizer over the three ids: every bit of the key reaches the low bits the table uses. */
     private static int hash(int g, int t, int p) {
-        int h = g * 0x9E3779B1 ^ t * 0x85EBCA6B ^ p * 0xC2B2AE35;
-        return h ^ (h >>> 15);
+        int h = g * 0x9E3779B1 + t * 0x85EBCA6B + p * 0xC2B2AE35;
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
+        return h ^ (h >>> 16);
     }
 }
