@@ -59,7 +59,7 @@ final class Utf8Table {
         }
         byte[] b = new byte[s.length()];
         s.buffer().get(s.offset(), b, 0, b.length);
-        return add(b, s.toString());
+        return add(b, new String(b, StandardCharsets.UTF_8));
     }
 
     int intern(String s) {
