@@ -287,26 +287,20 @@ public final class OffsetsReplay implements RecordSink {
             Key k = e.getKey();
             CommittedOffset o = e.getValue();
             int slot = offsets.find(k.group(), k.topic(), k.partition());
-            if (slot >= 0 && o.source().logOffset() <= offsets.recordOffset[slot]) {
+            if (slot >= 0 && o.source().logOffset() <= offsets.recordOffset.get(slot)) {
                 continue; // "Skipped the materialization of transactional offset commit"
             }
             if (slot < 0) {
                 slot = offsets.add(k.group(), k.topic(), k.partition());
             }
-            OffsetTable t = offsets;
-            t.offset[slot] = o.offset();
-            t.leaderEpoch[slot] = o.leaderEpoch();
-            if (!o.metadata().equals(t.metadata[slot])) {
-                t.metadata[slot] = o.metadata();
+            if (!o.metadata().equals(offsets.metadata.get(slot))) {
+                offsets.metadata.set(slot, o.metadata());
             }
-            t.commitTimestamp[slot] = o.commitTimestamp();
-            t.expireTimestamp[slot] = o.expireTimestamp();
-            t.topicIdMsb[slot] = o.topicId() == null ? 0 : o.topicId().mostSignificantBits();
-            t.topicIdLsb[slot] = o.topicId() == null ? 0 : o.topicId().leastSignificantBits();
-            t.recordOffset[slot] = o.source().logOffset();
-            t.position[slot] = o.source().position();
-            t.batchTimestamp[slot] = o.source().batchTimestamp();
-            t.file[slot] = fileIndex.get(o.source().file());
+            KafkaUuid id = o.topicId();
+            offsets.set(slot, o.offset(), o.leaderEpoch(), o.commitTimestamp(), o.expireTimestamp(),
+                    id == null ? 0 : id.mostSignificantBits(), id == null ? 0 : id.leastSignificantBits(),
+                    o.source().logOffset(), o.source().position(), o.source().batchTimestamp(),
+                    fileIndex.get(o.source().file()));
         }
     }
 
@@ -354,27 +348,20 @@ public final class OffsetsReplay implements RecordSink {
         if (slot < 0) {
             slot = tb.add(g, t, v.partition());
         }
-        tb.offset[slot] = v.offset();
-        tb.leaderEpoch[slot] = v.leaderEpoch();
-        if (!v.metadata().contentEquals(tb.metadata[slot])) {
+        if (!v.metadata().contentEquals(tb.metadata.get(slot))) {
             // a new string only when the metadata changed, shared with the last one made when equal
             if (v.metadata().length() == 0) {
-                tb.metadata[slot] = OffsetTable.EMPTY;
+                tb.metadata.set(slot, OffsetTable.EMPTY);
             } else {
                 if (!v.metadata().contentEquals(lastMetadata)) {
                     lastMetadata = v.metadata().toString();
                 }
-                tb.metadata[slot] = lastMetadata;
+                tb.metadata.set(slot, lastMetadata);
             }
         }
-        tb.commitTimestamp[slot] = v.commitTimestamp();
-        tb.expireTimestamp[slot] = v.expireTimestamp();
-        tb.topicIdMsb[slot] = v.topicIdMostSignificantBits();
-        tb.topicIdLsb[slot] = v.topicIdLeastSignificantBits();
-        tb.recordOffset[slot] = offset;
-        tb.position[slot] = batchPosition;
-        tb.batchTimestamp[slot] = batchMaxTimestamp;
-        tb.file[slot] = fileIdx;
+        tb.set(slot, v.offset(), v.leaderEpoch(), v.commitTimestamp(), v.expireTimestamp(),
+                v.topicIdMostSignificantBits(), v.topicIdLeastSignificantBits(),
+                offset, batchPosition, batchMaxTimestamp, fileIdx);
     }
 
     // ---------------------------------------------------------------- group records
