@@ -77,6 +77,7 @@ public final class OffsetsReplay implements RecordSink {
     private boolean skipBatch;
     private Batch currentBatch;
     private String lastMetadata = OffsetTable.EMPTY;
+    private int groupKnown = -1; // a group id (of groupIds) known to be in groups: its commits look nothing up
 
     // progress
     private boolean stopped;
@@ -330,8 +331,11 @@ public final class OffsetsReplay implements RecordSink {
         int g = groupIds.intern(v.group());
         int t = topics.intern(v.topic());
         String groupId = groupIds.string(g);
-        if (!groups.containsKey(groupId)) {
-            groups.put(groupId, new ReplayedGroup(groupId, GroupType.CLASSIC)); // a simple group
+        if (g != groupKnown) {
+            if (!groups.containsKey(groupId)) {
+                groups.put(groupId, new ReplayedGroup(groupId, GroupType.CLASSIC)); // a simple group
+            }
+            groupKnown = g;
         }
         if (producerId != -1) {
             String metadata = v.metadata().length() == 0 ? OffsetTable.EMPTY : v.metadata().toString();
@@ -405,7 +409,7 @@ public final class OffsetsReplay implements RecordSink {
                         fail(offset, "Received a tombstone record to delete group " + groupId
                                 + " but did not receive the target assignment metadata tombstone.");
                     } else {
-                        groups.remove(groupId);
+                        removeGroup(groupId);
                     }
                 }
             }
@@ -482,7 +486,7 @@ public final class OffsetsReplay implements RecordSink {
     /** {@code GroupMetadataManager.replay(GroupMetadataKey, GroupMetadataValue)}: a value replaces the group, a tombstone removes it. */
     private void replayClassic(String groupId, StructValue v, long offset) {
         if (v == null) {
-            groups.remove(groupId);
+            removeGroup(groupId);
             return;
         }
         ReplayedGroup g = new ReplayedGroup(groupId, GroupType.CLASSIC);
@@ -523,6 +527,11 @@ public final class OffsetsReplay implements RecordSink {
         }
         fail(offset, "Group " + groupId + " is not a " + kind.display().toLowerCase() + " group");
         return null;
+    }
+
+    private void removeGroup(String groupId) {
+        groups.remove(groupId);
+        groupKnown = -1;
     }
 
     /** Pending offsets, for the result. */
