@@ -3,6 +3,7 @@ package io.segscope.format.replay;
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.coordinator.Decoded;
+import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.UnknownReason;
@@ -50,7 +51,8 @@ import java.util.TreeMap;
  * </pre>
  */
 public final class OffsetsReplay implements RecordSink {
-    private static final CoordinatorRecordDecoder DECODER = CoordinatorRecordDecoder.consumerOffsets();
+    // values are refined when read (ReplayedGroup.refineClassic): most are replaced before anyone reads them
+    private static final CoordinatorRecordDecoder DECODER = CoordinatorRecordDecoder.consumerOffsets().unrefined();
 
     private final AsOf asOf;
     private final OffsetCommitView view = new OffsetCommitView();
@@ -379,7 +381,7 @@ public final class OffsetsReplay implements RecordSink {
         StructValue v = d.value();
         int type = d.recordType();
         if (type == 2) {
-            replayClassic(groupId, v, offset);
+            replayClassic(groupId, d.schema(), v, offset);
             return;
         }
         GroupType kind = switch (type) {
@@ -484,18 +486,20 @@ public final class OffsetsReplay implements RecordSink {
     }
 
     /** {@code GroupMetadataManager.replay(GroupMetadataKey, GroupMetadataValue)}: a value replaces the group, a tombstone removes it. */
-    private void replayClassic(String groupId, StructValue v, long offset) {
+    private void replayClassic(String groupId, RecordSchema schema, StructValue v, long offset) {
         if (v == null) {
             removeGroup(groupId);
             return;
         }
         ReplayedGroup g = new ReplayedGroup(groupId, GroupType.CLASSIC);
         g.classicValue = v;
+        g.classicSchema = schema;
         g.lastRecord = here(offset);
         for (Object o : (List<?>) v.get("members")) {
             StructValue mv = (StructValue) o;
             Member m = new Member(mv.getString("memberId"));
             m.classic = mv;
+            m.classicGroup = g;
             g.members.put(m.memberId(), m);
         }
         groups.put(groupId, g);

@@ -1,6 +1,8 @@
 package io.segscope.format.replay;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.EmbeddedProtocol;
+import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -22,8 +24,11 @@ public final class ReplayedGroup {
     private final GroupType type;
     final Map<String, Member> members = new LinkedHashMap<>();
 
-    // classic
+    // classic: the value as decoded, refined (classic members' consumer protocol bytes decoded)
+    // the first time it or a member's struct is asked for
     StructValue classicValue;
+    RecordSchema classicSchema;
+    private boolean classicRefined;
 
     // modern
     StructValue groupMetadata;            // 3, 11, 17
@@ -57,7 +62,26 @@ public final class ReplayedGroup {
     public Map<String, Member> members() { return Collections.unmodifiableMap(members); }
 
     /** The last GroupMetadataValue (classic groups with a record), or null. */
-    public StructValue classicValue() { return classicValue; }
+    public StructValue classicValue() {
+        refineClassic();
+        return classicValue;
+    }
+
+    /** Refines the classic value once, and its members' structs with it (by member id: the last one wins, as when replayed). */
+    void refineClassic() {
+        if (classicRefined || classicValue == null) {
+            return;
+        }
+        classicRefined = true;
+        classicValue = CoordinatorRecordDecoder.consumerOffsets().refine(classicSchema, classicValue);
+        for (Object o : (List<?>) classicValue.get("members")) {
+            StructValue mv = (StructValue) o;
+            Member m = members.get(mv.getString("memberId"));
+            if (m != null && m.classic != null) {
+                m.classic = mv;
+            }
+        }
+    }
     /** The group metadata value (types 3, 11, 17), or null. */
     public StructValue groupMetadata() { return groupMetadata; }
     /** The target assignment metadata value (types 6, 12, 20), or null. */
