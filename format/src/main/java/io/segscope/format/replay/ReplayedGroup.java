@@ -17,7 +17,9 @@ import java.util.TreeSet;
  * ({@link #classicValue()}); a simple group is a classic group with no record of its own, created
  * by an offset commit ({@link #isSimple()}); consumer, share and streams groups are merged from
  * their records (group metadata, target assignment metadata, members, regular expressions,
- * topology, share state partitions). The structs hold every field of the record.
+ * topology, share state partitions). The structs hold every field of the record. A classic
+ * group's value is refined (its members' consumer protocol bytes decoded) the first time it or a
+ * member's struct is read, so reading one group from several threads at once is not safe.
  */
 public final class ReplayedGroup {
     private final String groupId;
