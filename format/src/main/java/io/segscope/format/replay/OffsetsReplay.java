@@ -32,6 +32,7 @@ import io.segscope.format.walk.TransactionOutcome;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -79,7 +80,8 @@ public final class OffsetsReplay implements RecordSink {
     private boolean skipBatch;
     private Batch currentBatch;
     private String lastMetadata = OffsetTable.EMPTY;
-    private int groupKnown = -1; // a group id (of groupIds) known to be in groups: its commits look nothing up
+    // ids (of groupIds) of groups known to be in groups: their commits look nothing up
+    private final BitSet groupKnown = new BitSet();
 
     // progress
     private boolean stopped;
@@ -333,11 +335,11 @@ public final class OffsetsReplay implements RecordSink {
         int g = groupIds.intern(v.group());
         int t = topics.intern(v.topic());
         String groupId = groupIds.string(g);
-        if (g != groupKnown) {
+        if (!groupKnown.get(g)) {
             if (!groups.containsKey(groupId)) {
                 groups.put(groupId, new ReplayedGroup(groupId, GroupType.CLASSIC)); // a simple group
             }
-            groupKnown = g;
+            groupKnown.set(g);
         }
         if (producerId != -1) {
             String metadata = v.metadata().length() == 0 ? OffsetTable.EMPTY : v.metadata().toString();
@@ -535,7 +537,10 @@ public final class OffsetsReplay implements RecordSink {
 
     private void removeGroup(String groupId) {
         groups.remove(groupId);
-        groupKnown = -1;
+        int g = groupIds.find(groupId);
+        if (g >= 0) {
+            groupKnown.clear(g);
+        }
     }
 
     /** Pending offsets, for the result. */
