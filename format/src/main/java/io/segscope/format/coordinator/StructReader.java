@@ -26,10 +26,13 @@ public final class StructReader {
     /** The most tagged fields of one struct Kafka's generated readers accept. */
     public static final int MAX_TAGGED_FIELDS = 10_000;
 
+    private static final byte[] NO_BYTES = new byte[0];
+
     private final boolean strictTags;
     private ByteBuffer buf;
     private int pos;
     private int limit;
+    private byte[] scratch = NO_BYTES;
 
     /** A reader that skips a known tag met at a version outside its tagged versions, as an unknown tag. */
     public StructReader() {
@@ -231,13 +234,16 @@ public final class StructReader {
     }
 
     /** Decodes UTF-8 the way {@code new String(bytes, UTF_8)} does (malformed input becomes U+FFFD). */
-    static String decodeUtf8(ByteBuffer b, int offset, int len) {
+    private String decodeUtf8(ByteBuffer b, int offset, int len) {
         if (b.hasArray()) {
             return new String(b.array(), b.arrayOffset() + offset, len, StandardCharsets.UTF_8);
         }
-        byte[] tmp = new byte[len];
-        b.get(offset, tmp, 0, len);
-        return new String(tmp, StandardCharsets.UTF_8);
+        // a buffer without an array (a mapped file): through one scratch array per reader
+        if (scratch.length < len) {
+            scratch = new byte[Math.max(len, Math.max(64, 2 * scratch.length))];
+        }
+        b.get(offset, scratch, 0, len);
+        return new String(scratch, 0, len, StandardCharsets.UTF_8);
     }
 
     private void need(int n, String path) throws MalformedException {
