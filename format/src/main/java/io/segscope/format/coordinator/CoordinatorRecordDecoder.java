@@ -25,9 +25,31 @@ public final class CoordinatorRecordDecoder {
     private static final CoordinatorRecordDecoder SHARE_GROUP_STATE = new CoordinatorRecordDecoder(ShareCoordinatorSchemas.SCHEMAS);
 
     private final SchemaSet schemas;
+    private final boolean refine;
 
     public CoordinatorRecordDecoder(SchemaSet schemas) {
+        this(schemas, true);
+    }
+
+    private CoordinatorRecordDecoder(SchemaSet schemas, boolean refine) {
         this.schemas = schemas;
+        this.refine = refine;
+    }
+
+    /**
+     * This decoder without {@link #refine}: for a reader that keeps few of the values it decodes
+     * and refines those when it reads them.
+     */
+    public CoordinatorRecordDecoder unrefined() {
+        return refine ? new CoordinatorRecordDecoder(schemas, false) : this;
+    }
+
+    /**
+     * What {@link #decode} does to a value of {@code schema} once read (the group topic decodes
+     * classic members' consumer protocol bytes where they parse); never fails.
+     */
+    public StructValue refine(RecordSchema schema, StructValue value) {
+        return schemas.refine(schema, value);
     }
 
     public static CoordinatorRecordDecoder consumerOffsets() {
@@ -110,7 +132,8 @@ public final class CoordinatorRecordDecoder {
             return unknown(UnknownReason.MALFORMED_VALUE, type, version, keyBuf, keyOff, keyLen, valueBuf, valueOff,
                     valueLen, key, e.getMessage(), e.field(), e.position() - valueOff);
         }
-        return new Decoded(topic, schema, key, version, schemas.refine(schema, value), keyTrailing, valueLen - 2 - consumed[0]);
+        return new Decoded(topic, schema, key, version, refine ? schemas.refine(schema, value) : value, keyTrailing,
+                valueLen - 2 - consumed[0]);
     }
 
     /** Decodes from two byte arrays (either may be null). */

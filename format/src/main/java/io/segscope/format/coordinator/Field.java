@@ -30,6 +30,11 @@ public final class Field {
     private final boolean ignorable;
     private final Object defaultValue;
     private final IntFunction<String> valueNames;
+    // the last path built by pathUnder: immutable, so that a racy read sees a whole one
+    private PathUnder lastPath;
+
+    private record PathUnder(String parent, String path) {
+    }
 
     private Field(String name, FieldType type, FieldType elementType, StructSchema struct, Versions versions,
                   Versions nullableVersions, int tag, Versions taggedVersions, String defaultSpec, boolean ignorable,
@@ -118,6 +123,20 @@ public final class Field {
     public boolean isIgnorable() { return ignorable; }
 
     public boolean isTagged() { return tag != NO_TAG; }
+
+    /**
+     * {@code parent + "." + jsonName()}, the path readers report in errors; the last one is kept,
+     * so that reading the same field at the same place again builds no string.
+     */
+    public String pathUnder(String parent) {
+        PathUnder last = lastPath;
+        if (last != null && last.parent().equals(parent)) {
+            return last.path();
+        }
+        String path = parent + "." + jsonName;
+        lastPath = new PathUnder(parent, path);
+        return path;
+    }
 
     /** Whether the field is in the body (not the tagged section) at this version. */
     public boolean inBody(int version) {

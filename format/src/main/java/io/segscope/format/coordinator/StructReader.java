@@ -26,10 +26,13 @@ public final class StructReader {
     /** The most tagged fields of one struct Kafka's generated readers accept. */
     public static final int MAX_TAGGED_FIELDS = 10_000;
 
+    private static final byte[] NO_BYTES = new byte[0];
+
     private final boolean strictTags;
     private ByteBuffer buf;
     private int pos;
     private int limit;
+    private byte[] scratch = NO_BYTES;
 
     /** A reader that skips a known tag met at a version outside its tagged versions, as an unknown tag. */
     public StructReader() {
@@ -91,14 +94,14 @@ public final class StructReader {
         }
         int unknown = 0;
         if (flexible) {
-            int count = readUnsignedVarint(path + "._numTaggedFields");
+            int count = readUnsignedVarint(path, "._numTaggedFields");
             if (!acceptsTaggedFieldCount(count, limit - pos)) {
                 throw malformed("tagged field count " + Integer.toUnsignedString(count) + " exceeds "
                         + (fits(count, limit - pos) ? MAX_TAGGED_FIELDS : "the " + (limit - pos) + " bytes remaining"), path);
             }
             for (int t = 0; t < count; t++) {
-                int tag = readUnsignedVarint(path + "._tag");
-                int size = readUnsignedVarint(path + "._tagSize");
+                int tag = readUnsignedVarint(path, "._tag");
+                int size = readUnsignedVarint(path, "._tagSize");
                 int index = taggedIndex(fields, tag, version);
                 if (index < 0 && strictTags && declaresTag(fields, tag)) {
                     throw malformed("tag " + tag + " is not valid for version " + version, path);
@@ -140,7 +143,7 @@ public final class StructReader {
     }
 
     private Object readField(Field f, short version, boolean flexible, boolean tagged, String path) throws MalformedException {
-        String fieldPath = path + "." + f.jsonName();
+        String fieldPath = f.pathUnder(path);
         boolean nullable = f.nullableVersions().contains(version);
         switch (f.type()) {
             case ARRAY: {
@@ -231,13 +234,16 @@ public final class StructReader {
     }
 
     /** Decodes UTF-8 the way {@code new String(bytes, UTF_8)} does (malformed input becomes U+FFFD). */
-    static String decodeUtf8(ByteBuffer b, int offset, int len) {
+    private String decodeUtf8(ByteBuffer b, int offset, int len) {
         if (b.hasArray()) {
             return new String(b.array(), b.arrayOffset() + offset, len, StandardCharsets.UTF_8);
         }
-        byte[] tmp = new byte[len];
-        b.get(offset, tmp, 0, len);
-        return new String(tmp, StandardCharsets.UTF_8);
+        // a buffer without an array (a mapped file): through one scratch array per reader
+        if (scratch.length < len) {
+            scratch = new byte[Math.max(len, Math.max(64, 2 * scratch.length))];
+        }
+        b.get(offset, scratch, 0, len);
+        return new String(scratch, 0, len, StandardCharsets.UTF_8);
     }
 
     private void need(int n, String path) throws MalformedException {
@@ -274,9 +280,14 @@ public final class StructReader {
 
     /** Kafka's unsigned varint: at most 5 bytes, the result may wrap to a negative int. */
     private int readUnsignedVarint(String path) throws MalformedException {
+        return readUnsignedVarint(path, "");
+    }
+
+    /** As {@link #readUnsignedVarint(String)}, for the path {@code path + suffix} (built only on failure). */
+    private int readUnsignedVarint(String path, String suffix) throws MalformedException {
         long packed = Varints.unsignedVarint(buf, pos, limit);
         if (packed < 0) {
-            throw malformed("unsigned varint truncated or longer than 5 bytes", path);
+            throw malformed("unsigned varint truncated or longer than 5 bytes", path + suffix);
         }
         pos += Varints.size(packed);
         return Varints.value(packed);

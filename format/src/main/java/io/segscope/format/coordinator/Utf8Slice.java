@@ -15,6 +15,9 @@ public final class Utf8Slice {
     private ByteBuffer buf;
     private int offset;
     private int length;
+    // the bytes of a string being decoded from a buffer without an array (a mapped file), reused
+    private byte[] scratch;
+    private static final int MAX_SCRATCH = 4096;
 
     public Utf8Slice wrap(ByteBuffer buffer, int offset, int length) {
         this.buf = buffer;
@@ -153,8 +156,15 @@ public final class Utf8Slice {
         if (buf.hasArray()) {
             return new String(buf.array(), buf.arrayOffset() + offset, length, StandardCharsets.UTF_8);
         }
-        byte[] tmp = new byte[length];
+        byte[] tmp = length <= MAX_SCRATCH ? scratch(length) : new byte[length];
         buf.get(offset, tmp, 0, length);
-        return new String(tmp, StandardCharsets.UTF_8);
+        return new String(tmp, 0, length, StandardCharsets.UTF_8);
+    }
+
+    private byte[] scratch(int n) {
+        if (scratch == null || scratch.length < n) {
+            scratch = new byte[Math.max(n, 64)];
+        }
+        return scratch;
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 public final class Member {
     private final String memberId;
     StructValue classic;
+    ReplayedGroup classicGroup; // refines classic when it is read
     StructValue metadata;
     StructValue currentAssignment;
     // ConsumerGroupMember.Builder's defaults until a current assignment record sets them
@@ -38,7 +39,12 @@ public final class Member {
     public String memberId() { return memberId; }
 
     /** A classic member's MemberMetadata struct (subscription and assignment decoded as {@link EmbeddedProtocol} where they parse), else null. */
-    public StructValue classic() { return classic; }
+    public StructValue classic() {
+        if (classicGroup != null) {
+            classicGroup.refineClassic();
+        }
+        return classic;
+    }
     /** The member metadata value (types 5, 10, 19), or null. */
     public StructValue metadata() { return metadata; }
     /** The current member assignment value (types 8, 14, 22), or null. */
@@ -99,12 +105,12 @@ public final class Member {
 
     /** A classic member's subscription: {@link EmbeddedProtocol} when it parses as the consumer protocol, else the raw bytes. */
     public Object subscription() {
-        return classic == null ? null : classic.get("subscription");
+        return classic() == null ? null : classic.get("subscription");
     }
 
     /** A classic member's assignment: {@link EmbeddedProtocol} when it parses, else the raw bytes. */
     public Object assignment() {
-        return classic == null ? null : classic.get("assignment");
+        return classic() == null ? null : classic.get("assignment");
     }
 
     /** Whether the member is reconciled to {@code epoch}: state STABLE and member epoch equal ({@code ModernGroupMember.isReconciledTo}). */

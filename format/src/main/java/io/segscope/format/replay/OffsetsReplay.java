@@ -3,6 +3,7 @@ package io.segscope.format.replay;
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.coordinator.Decoded;
+import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.UnknownReason;
@@ -31,6 +32,7 @@ import io.segscope.format.walk.TransactionOutcome;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -50,7 +52,8 @@ import java.util.TreeMap;
  * </pre>
  */
 public final class OffsetsReplay implements RecordSink {
-    private static final CoordinatorRecordDecoder DECODER = CoordinatorRecordDecoder.consumerOffsets();
+    // values are refined when read (ReplayedGroup.refineClassic): most are replaced before anyone reads them
+    private static final CoordinatorRecordDecoder DECODER = CoordinatorRecordDecoder.consumerOffsets().unrefined();
 
     private final AsOf asOf;
     private final OffsetCommitView view = new OffsetCommitView();
@@ -77,6 +80,8 @@ public final class OffsetsReplay implements RecordSink {
     private boolean skipBatch;
     private Batch currentBatch;
     private String lastMetadata = OffsetTable.EMPTY;
+    // ids (of groupIds) of groups known to be in groups: their commits look nothing up
+    private final BitSet groupKnown = new BitSet();
 
     // progress
     private boolean stopped;
@@ -287,26 +292,20 @@ public final class OffsetsReplay implements RecordSink {
             Key k = e.getKey();
             CommittedOffset o = e.getValue();
             int slot = offsets.find(k.group(), k.topic(), k.partition());
-            if (slot >= 0 && o.source().logOffset() <= offsets.recordOffset[slot]) {
+            if (slot >= 0 && o.source().logOffset() <= offsets.recordOffset.get(slot)) {
                 continue; // "Skipped the materialization of transactional offset commit"
             }
             if (slot < 0) {
                 slot = offsets.add(k.group(), k.topic(), k.partition());
             }
-            OffsetTable t = offsets;
-            t.offset[slot] = o.offset();
-            t.leaderEpoch[slot] = o.leaderEpoch();
-            if (!o.metadata().equals(t.metadata[slot])) {
-                t.metadata[slot] = o.metadata();
+            if (!o.metadata().equals(offsets.metadata.get(slot))) {
+                offsets.metadata.set(slot, o.metadata());
             }
-            t.commitTimestamp[slot] = o.commitTimestamp();
-            t.expireTimestamp[slot] = o.expireTimestamp();
-            t.topicIdMsb[slot] = o.topicId() == null ? 0 : o.topicId().mostSignificantBits();
-            t.topicIdLsb[slot] = o.topicId() == null ? 0 : o.topicId().leastSignificantBits();
-            t.recordOffset[slot] = o.source().logOffset();
-            t.position[slot] = o.source().position();
-            t.batchTimestamp[slot] = o.source().batchTimestamp();
-            t.file[slot] = fileIndex.get(o.source().file());
+            KafkaUuid id = o.topicId();
+            offsets.set(slot, o.offset(), o.leaderEpoch(), o.commitTimestamp(), o.expireTimestamp(),
+                    id == null ? 0 : id.mostSignificantBits(), id == null ? 0 : id.leastSignificantBits(),
+                    o.source().logOffset(), o.source().position(), o.source().batchTimestamp(),
+                    fileIndex.get(o.source().file()));
         }
     }
 
@@ -336,8 +335,11 @@ public final class OffsetsReplay implements RecordSink {
         int g = groupIds.intern(v.group());
         int t = topics.intern(v.topic());
         String groupId = groupIds.string(g);
-        if (!groups.containsKey(groupId)) {
-            groups.put(groupId, new ReplayedGroup(groupId, GroupType.CLASSIC)); // a simple group
+        if (!groupKnown.get(g)) {
+            if (!groups.containsKey(groupId)) {
+                groups.put(groupId, new ReplayedGroup(groupId, GroupType.CLASSIC)); // a simple group
+            }
+            groupKnown.set(g);
         }
         if (producerId != -1) {
             String metadata = v.metadata().length() == 0 ? OffsetTable.EMPTY : v.metadata().toString();
@@ -354,27 +356,20 @@ public final class OffsetsReplay implements RecordSink {
         if (slot < 0) {
             slot = tb.add(g, t, v.partition());
         }
-        tb.offset[slot] = v.offset();
-        tb.leaderEpoch[slot] = v.leaderEpoch();
-        if (!v.metadata().contentEquals(tb.metadata[slot])) {
+        if (!v.metadata().contentEquals(tb.metadata.get(slot))) {
             // a new string only when the metadata changed, shared with the last one made when equal
             if (v.metadata().length() == 0) {
-                tb.metadata[slot] = OffsetTable.EMPTY;
+                tb.metadata.set(slot, OffsetTable.EMPTY);
             } else {
                 if (!v.metadata().contentEquals(lastMetadata)) {
                     lastMetadata = v.metadata().toString();
                 }
-                tb.metadata[slot] = lastMetadata;
+                tb.metadata.set(slot, lastMetadata);
             }
         }
-        tb.commitTimestamp[slot] = v.commitTimestamp();
-        tb.expireTimestamp[slot] = v.expireTimestamp();
-        tb.topicIdMsb[slot] = v.topicIdMostSignificantBits();
-        tb.topicIdLsb[slot] = v.topicIdLeastSignificantBits();
-        tb.recordOffset[slot] = offset;
-        tb.position[slot] = batchPosition;
-        tb.batchTimestamp[slot] = batchMaxTimestamp;
-        tb.file[slot] = fileIdx;
+        tb.set(slot, v.offset(), v.leaderEpoch(), v.commitTimestamp(), v.expireTimestamp(),
+                v.topicIdMostSignificantBits(), v.topicIdLeastSignificantBits(),
+                offset, batchPosition, batchMaxTimestamp, fileIdx);
     }
 
     // ---------------------------------------------------------------- group records
@@ -388,7 +383,7 @@ public final class OffsetsReplay implements RecordSink {
         StructValue v = d.value();
         int type = d.recordType();
         if (type == 2) {
-            replayClassic(groupId, v, offset);
+            replayClassic(groupId, d.schema(), v, offset);
             return;
         }
         GroupType kind = switch (type) {
@@ -418,7 +413,7 @@ public final class OffsetsReplay implements RecordSink {
                         fail(offset, "Received a tombstone record to delete group " + groupId
                                 + " but did not receive the target assignment metadata tombstone.");
                     } else {
-                        groups.remove(groupId);
+                        removeGroup(groupId);
                     }
                 }
             }
@@ -493,18 +488,20 @@ public final class OffsetsReplay implements RecordSink {
     }
 
     /** {@code GroupMetadataManager.replay(GroupMetadataKey, GroupMetadataValue)}: a value replaces the group, a tombstone removes it. */
-    private void replayClassic(String groupId, StructValue v, long offset) {
+    private void replayClassic(String groupId, RecordSchema schema, StructValue v, long offset) {
         if (v == null) {
-            groups.remove(groupId);
+            removeGroup(groupId);
             return;
         }
         ReplayedGroup g = new ReplayedGroup(groupId, GroupType.CLASSIC);
         g.classicValue = v;
+        g.classicSchema = schema;
         g.lastRecord = here(offset);
         for (Object o : (List<?>) v.get("members")) {
             StructValue mv = (StructValue) o;
             Member m = new Member(mv.getString("memberId"));
             m.classic = mv;
+            m.classicGroup = g;
             g.members.put(m.memberId(), m);
         }
         groups.put(groupId, g);
@@ -536,6 +533,14 @@ public final class OffsetsReplay implements RecordSink {
         }
         fail(offset, "Group " + groupId + " is not a " + kind.display().toLowerCase() + " group");
         return null;
+    }
+
+    private void removeGroup(String groupId) {
+        groups.remove(groupId);
+        int g = groupIds.find(groupId);
+        if (g >= 0) {
+            groupKnown.clear(g);
+        }
     }
 
     /** Pending offsets, for the result. */

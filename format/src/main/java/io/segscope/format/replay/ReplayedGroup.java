@@ -1,6 +1,8 @@
 package io.segscope.format.replay;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.EmbeddedProtocol;
+import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,15 +17,20 @@ import java.util.TreeSet;
  * ({@link #classicValue()}); a simple group is a classic group with no record of its own, created
  * by an offset commit ({@link #isSimple()}); consumer, share and streams groups are merged from
  * their records (group metadata, target assignment metadata, members, regular expressions,
- * topology, share state partitions). The structs hold every field of the record.
+ * topology, share state partitions). The structs hold every field of the record. A classic
+ * group's value is refined (its members' consumer protocol bytes decoded) the first time it or a
+ * member's struct is read, so reading one group from several threads at once is not safe.
  */
 public final class ReplayedGroup {
     private final String groupId;
     private final GroupType type;
     final Map<String, Member> members = new LinkedHashMap<>();
 
-    // classic
+    // classic: the value as decoded, refined (classic members' consumer protocol bytes decoded)
+    // the first time it or a member's struct is asked for
     StructValue classicValue;
+    RecordSchema classicSchema;
+    private boolean classicRefined;
 
     // modern
     StructValue groupMetadata;            // 3, 11, 17
@@ -57,7 +64,26 @@ public final class ReplayedGroup {
     public Map<String, Member> members() { return Collections.unmodifiableMap(members); }
 
     /** The last GroupMetadataValue (classic groups with a record), or null. */
-    public StructValue classicValue() { return classicValue; }
+    public StructValue classicValue() {
+        refineClassic();
+        return classicValue;
+    }
+
+    /** Refines the classic value once, and its members' structs with it (by member id: the last one wins, as when replayed). */
+    void refineClassic() {
+        if (classicRefined || classicValue == null) {
+            return;
+        }
+        classicRefined = true;
+        classicValue = CoordinatorRecordDecoder.consumerOffsets().refine(classicSchema, classicValue);
+        for (Object o : (List<?>) classicValue.get("members")) {
+            StructValue mv = (StructValue) o;
+            Member m = members.get(mv.getString("memberId"));
+            if (m != null && m.classic != null) {
+                m.classic = mv;
+            }
+        }
+    }
     /** The group metadata value (types 3, 11, 17), or null. */
     public StructValue groupMetadata() { return groupMetadata; }
     /** The target assignment metadata value (types 6, 12, 20), or null. */

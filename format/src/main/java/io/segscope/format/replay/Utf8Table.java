@@ -1,7 +1,10 @@
 package io.segscope.format.replay;
 
 import io.segscope.format.coordinator.Utf8Slice;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -11,11 +14,14 @@ import java.util.Arrays;
  * and never reused. Not thread-safe.
  */
 final class Utf8Table {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private byte[][] bytes = new byte[16][];
     private String[] strings = new String[16];
     private int[] hashes = new int[16];
     private int size;
     private int[] table = new int[32]; // id + 1, 0 = empty
+    private int last = -1; // the id last found
 
     int size() {
         return size;
@@ -27,6 +33,10 @@ final class Utf8Table {
 
     /** The id of the slice's bytes, or -1. */
     int find(Utf8Slice s) {
+        // records come in runs of one group and topic (a commit's partitions): try the last hit first
+        if (last >= 0 && equal(bytes[last], s)) {
+            return last;
+        }
         int h = hash(s.buffer(), s.offset(), s.length());
         int mask = table.length - 1;
         for (int i = h & mask; ; i = (i + 1) & mask) {
@@ -36,6 +46,7 @@ final class Utf8Table {
             }
             int id = e - 1;
             if (hashes[id] == h && equal(bytes[id], s)) {
+                last = id;
                 return id;
             }
         }
@@ -48,7 +59,7 @@ final class Utf8Table {
         }
         byte[] b = new byte[s.length()];
         s.buffer().get(s.offset(), b, 0, b.length);
-        return add(b, s.toString());
+        return add(b, new String(b, StandardCharsets.UTF_8));
     }
 
     int intern(String s) {
@@ -114,7 +125,13 @@ final class Utf8Table {
         }
         ByteBuffer buf = s.buffer();
         int off = s.offset();
-        for (int i = 0; i < b.length; i++) {
+        int i = 0;
+        for (; i + 8 <= b.length; i += 8) {
+            if ((long) LONGS.get(b, i) != buf.getLong(off + i)) {
+                return false;
+            }
+        }
+        for (; i < b.length; i++) {
             if (b[i] != buf.get(off + i)) {
                 return false;
             }
@@ -122,11 +139,17 @@ final class Utf8Table {
         return true;
     }
 
+    /** Eight bytes at a time (big-endian longs, as {@link ByteBuffer#getLong(int)} reads them), then byte by byte. */
     private static int hash(ByteBuffer buf, int off, int len) {
-        int h = 0x9747b28c;
-        for (int i = 0; i < len; i++) {
-            h = (h ^ buf.get(off + i)) * 0x01000193;
+        long h = 0x9747b28cL;
+        int i = 0;
+        for (; i + 8 <= len; i += 8) {
+            h = (h ^ buf.getLong(off + i)) * 0x9E3779B97F4A7C15L;
         }
-        return h ^ (h >>> 16);
+        for (; i < len; i++) {
+            h = (h ^ buf.get(off + i)) * 0x100000001B3L;
+        }
+        h ^= h >>> 32;
+        return (int) (h ^ (h >>> 16));
     }
 }
