@@ -49,22 +49,12 @@ public final class GroupsCommand implements Callable<Integer> {
     @Option(names = "--members", description = "Also one line per member: member id, client id, host, instance id, assignment.")
     boolean members;
 
-    @Option(names = "--group", paramLabel = "GROUP", description = "Only this group (exact id). Repeatable.")
-    List<String> groups;
-
-    @Option(names = "--group-regex", paramLabel = "REGEX", description = "Only groups whose id this Java regex matches (anywhere). Repeatable.")
-    List<String> groupRegexes;
-
     @Option(names = "--coordinator-partition", paramLabel = "N",
             description = "Only groups coordinated by this partition of __consumer_offsets (the groups a failed partition takes down). Repeatable.")
     List<Integer> coordinatorPartitions;
 
-    @Option(names = "--as-of-time", paramLabel = "TIME", converter = TimeConverter.class,
-            description = "Replay each partition up to this time (ISO-8601 or epoch ms).")
-    Long asOfTime;
-
-    @Option(names = "--as-of-offset", paramLabel = "N", description = "Replay the records of each partition below this log offset.")
-    Long asOfOffset;
+    @CommandLine.Mixin
+    ReplayOptions replay;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -73,8 +63,8 @@ public final class GroupsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        OffsetsCommand.Selection sel = OffsetsCommand.Selection.of(spec.commandLine(), groups, groupRegexes, null, null);
-        AsOf asOf = OffsetsCommand.asOf(spec.commandLine(), asOfTime, asOfOffset);
+        OffsetsCommand.Selection sel = OffsetsCommand.Selection.of(spec.commandLine(), replay.groups, replay.groupRegexes, null, null);
+        AsOf asOf = replay.asOf();
         Set<Integer> only = coordinatorPartitions == null ? Set.of() : Set.copyOf(coordinatorPartitions);
         try (OffsetsSource source = OffsetsSource.open("groups", paths, err)) {
             List<OffsetsSource.Replayed> replayed = new ArrayList<>();

@@ -53,12 +53,6 @@ public final class OffsetsCommand implements Callable<Integer> {
                     + " the file kafka-consumer-groups.sh --reset-offsets --from-file reads).")
     Format format;
 
-    @Option(names = "--group", paramLabel = "GROUP", description = "Only this group (exact id). Repeatable.")
-    List<String> groups;
-
-    @Option(names = "--group-regex", paramLabel = "REGEX", description = "Only groups whose id this Java regex matches (anywhere; anchor with ^ and $). Repeatable.")
-    List<String> groupRegexes;
-
     @Option(names = "--topic", paramLabel = "TOPIC", description = "Only this topic. Repeatable.")
     List<String> topics;
 
@@ -75,14 +69,6 @@ public final class OffsetsCommand implements Callable<Integer> {
             description = "offsets.retention for --expired: a number and ms, s, m, h or d (default 7d).")
     long retentionMs;
 
-    @Option(names = "--as-of-time", paramLabel = "TIME", converter = TimeConverter.class,
-            description = "Replay each partition up to this time (ISO-8601 or epoch ms): its batches up to the first one written later.")
-    Long asOfTime;
-
-    @Option(names = "--as-of-offset", paramLabel = "N",
-            description = "Replay the records of each partition below this log offset (exclusive).")
-    Long asOfOffset;
-
     @Option(names = "--partitions", paramLabel = "N",
             description = "offsets.topic.num.partitions: warn when a group is found in another partition than Kafka's hash rule names.")
     Integer partitions;
@@ -95,6 +81,9 @@ public final class OffsetsCommand implements Callable<Integer> {
             description = "csv: also write group ids with line breaks (RFC 4180-quoted), which kafka-consumer-groups.sh cannot read.")
     boolean csvQuote;
 
+    @CommandLine.Mixin
+    ReplayOptions replay;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -102,8 +91,8 @@ public final class OffsetsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Selection sel = Selection.of(spec.commandLine(), groups, groupRegexes, topics, topicRegexes);
-        AsOf asOf = asOf(spec.commandLine(), asOfTime, asOfOffset);
+        Selection sel = Selection.of(spec.commandLine(), replay.groups, replay.groupRegexes, topics, topicRegexes);
+        AsOf asOf = replay.asOf();
         if (partitions != null && partitions <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--partitions must be positive, not " + partitions);
         }
@@ -167,13 +156,6 @@ public final class OffsetsCommand implements Callable<Integer> {
             rows.add(new Row(o.group(), o, e));
             groupsSeen.add(o.group());
         }
-    }
-
-    static AsOf asOf(CommandLine cl, Long time, Long offset) {
-        if (offset != null && offset < 0) {
-            throw new CommandLine.ParameterException(cl, "--as-of-offset must be 0 or more, not " + offset);
-        }
-        return new AsOf(time == null ? Long.MAX_VALUE : time, offset == null ? Long.MAX_VALUE : offset);
     }
 
     static Map<String, String> renames(CommandLine cl, List<String> renames) {
