@@ -85,6 +85,22 @@ public final class CoordinatorRecordDecoder {
      * @param valueLen the value length, or -1 for a tombstone
      */
     public CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff, int valueLen) {
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false);
+    }
+
+    /**
+     * As {@link #decode(ByteBuffer, int, int, ByteBuffer, int, int)}, with the same results for a
+     * record that does not decode, but a value only checked ({@link StructReader#check}), not
+     * read: a {@link Decoded} holds no value ({@link Decoded#value()} null), and is a tombstone
+     * only when its value version is -1.
+     */
+    public CoordinatorResult decodeKeyCheckValue(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf,
+                                                 int valueOff, int valueLen) {
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, true);
+    }
+
+    private CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff,
+                                     int valueLen, boolean checkValue) {
         CoordinatorTopic topic = schemas.topic();
         boolean tombstone = valueBuf == null || valueLen < 0;
         if (keyBuf == null || keyLen < 0) {
@@ -126,6 +142,11 @@ public final class CoordinatorRecordDecoder {
         }
         StructValue value;
         try {
+            if (checkValue) {
+                reader.check(schema.value(), version, schema.flexibleVersions().contains(version), valueBuf,
+                        valueOff + 2, valueLen - 2, consumed);
+                return new Decoded(topic, schema, key, version, null, keyTrailing, valueLen - 2 - consumed[0]);
+            }
             value = reader.read(schema.value(), version, schema.flexibleVersions().contains(version), valueBuf,
                     valueOff + 2, valueLen - 2, consumed);
         } catch (MalformedException e) {

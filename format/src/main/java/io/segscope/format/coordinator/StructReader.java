@@ -33,6 +33,7 @@ public final class StructReader {
     private int pos;
     private int limit;
     private byte[] scratch = NO_BYTES;
+    private boolean checking;
 
     /** A reader that skips a known tag met at a version outside its tagged versions, as an unknown tag. */
     public StructReader() {
@@ -66,6 +67,29 @@ public final class StructReader {
         return v;
     }
 
+    /**
+     * Checks one struct in {@code buf[offset, offset+length)} as {@link #read} reads it, failing
+     * exactly where and as it fails, without creating its values (strings and bytes are skipped).
+     *
+     * @param consumed if not null, {@code consumed[0]} receives the number of bytes read
+     */
+    public void check(StructSchema schema, short version, boolean flexible, ByteBuffer buffer, int offset,
+                      int length, int[] consumed) throws MalformedException {
+        this.buf = buffer;
+        this.pos = offset;
+        this.limit = offset + length;
+        this.checking = true;
+        try {
+            readStruct(schema, version, flexible, schema.name());
+        } finally {
+            this.checking = false;
+            this.buf = null;
+        }
+        if (consumed != null) {
+            consumed[0] = pos - offset;
+        }
+    }
+
     /** Whether {@code n} bytes (or elements of at least a byte each) lie within the {@code remaining} bytes. */
     public static boolean fits(int n, int remaining) {
         return n >= 0 && n <= remaining;
@@ -83,12 +107,16 @@ public final class StructReader {
 
     private StructValue readStruct(StructSchema schema, short version, boolean flexible, String path) throws MalformedException {
         List<Field> fields = schema.fields();
-        Object[] values = new Object[fields.size()];
-        for (int i = 0; i < values.length; i++) {
+        int n = fields.size();
+        Object[] values = checking ? null : new Object[n];
+        for (int i = 0; i < n; i++) {
             Field f = fields.get(i);
             if (f.inBody(version)) {
-                values[i] = readField(f, version, flexible, false, path);
-            } else {
+                Object o = readField(f, version, flexible, false, path);
+                if (values != null) {
+                    values[i] = o;
+                }
+            } else if (values != null) {
                 values[i] = f.defaultValue();
             }
         }
@@ -116,9 +144,15 @@ public final class StructReader {
                 } else {
                     // As Kafka's generated readers do: a known tag is read by its type and reading
                     // goes on where the field ends; the declared size is not used.
-                    values[index] = readField(fields.get(index), version, flexible, true, path);
+                    Object o = readField(fields.get(index), version, flexible, true, path);
+                    if (values != null) {
+                        values[index] = o;
+                    }
                 }
             }
+        }
+        if (values == null) {
+            return null;
         }
         return new StructValue(schema, version, values, unknown);
     }
@@ -160,6 +194,16 @@ public final class StructReader {
                 if (n == 0) {
                     return Collections.emptyList();
                 }
+                if (checking) {
+                    for (int i = 0; i < n; i++) {
+                        if (f.elementType() == FieldType.STRUCT) {
+                            readStruct(f.struct(), version, flexible, fieldPath);
+                        } else {
+                            readScalar(f.elementType(), false, flexible, f, fieldPath);
+                        }
+                    }
+                    return Collections.emptyList();
+                }
                 List<Object> list = new ArrayList<>(Math.min(n, 1000));
                 for (int i = 0; i < n; i++) {
                     if (f.elementType() == FieldType.STRUCT) {
@@ -184,6 +228,10 @@ public final class StructReader {
     }
 
     private Object readScalar(FieldType type, boolean nullable, boolean flexible, Field f, String path) throws MalformedException {
+        if (checking) {
+            skipScalar(type, nullable, flexible, f, path);
+            return null;
+        }
         switch (type) {
             case BOOL: return readInt8(path) != 0;
             case INT8: return readInt8(path);
@@ -220,6 +268,45 @@ public final class StructReader {
                 buf.get(pos, b, 0, len);
                 pos += len;
                 return new Bytes(b);
+            }
+            default:
+                throw new IllegalStateException(type.name());
+        }
+    }
+
+    /** As {@link #readScalar}, creating nothing: the same checks, in the same order. */
+    private void skipScalar(FieldType type, boolean nullable, boolean flexible, Field f, String path) throws MalformedException {
+        switch (type) {
+            case BOOL:
+            case INT8: readInt8(path); return;
+            case INT16:
+            case UINT16: readInt16(path); return;
+            case INT32: readInt32(path); return;
+            case INT64:
+            case FLOAT64: readInt64(path); return;
+            case UUID: readInt64(path); readInt64(path); return;
+            case STRING: {
+                int len = flexible ? readUnsignedVarint(path) - 1 : (short) readInt16(path);
+                if (len < 0) {
+                    nullOrFail(nullable, f, path);
+                    return;
+                }
+                if (len > MAX_STRING_LENGTH) {
+                    throw malformed("string length " + len + " exceeds " + MAX_STRING_LENGTH, path);
+                }
+                need(len, path);
+                pos += len;
+                return;
+            }
+            case BYTES: {
+                int len = flexible ? readUnsignedVarint(path) - 1 : readInt32(path);
+                if (len < 0) {
+                    nullOrFail(nullable, f, path);
+                    return;
+                }
+                need(len, path);
+                pos += len;
+                return;
             }
             default:
                 throw new IllegalStateException(type.name());

@@ -236,7 +236,11 @@ public final class OffsetsReplay implements RecordSink {
             replayOffsetCommit(offset);
             return;
         }
-        CoordinatorResult res = DECODER.decode(kb, r.keyOffset(), kl, vb, r.valueOffset(), vl);
+        // GroupMetadata (type 2): the value is checked, kept as bytes and decoded when read
+        boolean classic = kb != null && kl >= 2 && kb.getShort(r.keyOffset()) == 2;
+        CoordinatorResult res = classic
+                ? DECODER.decodeKeyCheckValue(kb, r.keyOffset(), kl, vb, r.valueOffset(), vl)
+                : DECODER.decode(kb, r.keyOffset(), kl, vb, r.valueOffset(), vl);
         if (res instanceof Unknown u) {
             io.segscope.format.coordinator.RecordSchema schema = DECODER.schemas().forType(u.recordType());
             if (u.reason() == UnknownReason.UNKNOWN_RECORD_TYPE || schema != null && !schema.inKafka440()) {
@@ -252,6 +256,10 @@ public final class OffsetsReplay implements RecordSink {
         if (!d.schema().inKafka440()) {
             // types 9 and 18: unknown to 4.4.0, skipped with a WARN (CoordinatorLoaderImpl)
             skippedTypes.merge(d.recordType(), 1L, Long::sum);
+            return;
+        }
+        if (classic) {
+            replayClassic(d.ownerId(), d.schema(), d.valueVersion(), vb, r.valueOffset(), vl, offset);
             return;
         }
         replayGroupRecord(d, offset);
@@ -382,10 +390,6 @@ public final class OffsetsReplay implements RecordSink {
         String groupId = d.ownerId();
         StructValue v = d.value();
         int type = d.recordType();
-        if (type == 2) {
-            replayClassic(groupId, d.schema(), v, offset);
-            return;
-        }
         GroupType kind = switch (type) {
             case 3, 4, 5, 6, 7, 8, 16 -> GroupType.CONSUMER;
             case 10, 11, 12, 13, 14, 15 -> GroupType.SHARE;
@@ -488,22 +492,19 @@ public final class OffsetsReplay implements RecordSink {
     }
 
     /** {@code GroupMetadataManager.replay(GroupMetadataKey, GroupMetadataValue)}: a value replaces the group, a tombstone removes it. */
-    private void replayClassic(String groupId, RecordSchema schema, StructValue v, long offset) {
-        if (v == null) {
+    private void replayClassic(String groupId, RecordSchema schema, short version, ByteBuffer vb, int valueOffset,
+                               int valueLength, long offset) {
+        if (version == -1) {
             removeGroup(groupId);
             return;
         }
         ReplayedGroup g = new ReplayedGroup(groupId, GroupType.CLASSIC);
-        g.classicValue = v;
+        byte[] value = new byte[valueLength - 2];
+        vb.get(valueOffset + 2, value, 0, value.length);
+        g.classicBytes = value;
+        g.classicVersion = version;
         g.classicSchema = schema;
         g.lastRecord = here(offset);
-        for (Object o : (List<?>) v.get("members")) {
-            StructValue mv = (StructValue) o;
-            Member m = new Member(mv.getString("memberId"));
-            m.classic = mv;
-            m.classicGroup = g;
-            g.members.put(m.memberId(), m);
-        }
         groups.put(groupId, g);
     }
 

@@ -181,7 +181,7 @@ public final class ReplayResult {
             }
             boolean classicState = false;
             if (g.type() == GroupType.CLASSIC && g.protocolType() != null) {
-                if (g.members.isEmpty()) {
+                if (g.members().isEmpty()) {
                     classicState = true;
                 } else if (!"consumer".equals(g.protocolType()) || g.subscribedTopics() == null) {
                     continue; // no expiration condition

@@ -3,7 +3,10 @@ package io.segscope.format.replay;
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.EmbeddedProtocol;
 import io.segscope.format.coordinator.RecordSchema;
+import io.segscope.format.coordinator.MalformedException;
+import io.segscope.format.coordinator.StructReader;
 import io.segscope.format.coordinator.StructValue;
+import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +33,10 @@ public final class ReplayedGroup {
     // the first time it or a member's struct is asked for
     StructValue classicValue;
     RecordSchema classicSchema;
+    // classic, until first read: the last GroupMetadataValue's bytes after its version (checked
+    // when replayed), decoded into classicValue and the members by loadClassic
+    byte[] classicBytes;
+    short classicVersion;
     private boolean classicRefined;
 
     // modern
@@ -52,25 +59,52 @@ public final class ReplayedGroup {
         this.type = type;
     }
 
+    /** Decodes the classic value kept as bytes, and its members, once. */
+    private void loadClassic() {
+        byte[] b = classicBytes;
+        if (b == null) {
+            return;
+        }
+        classicBytes = null;
+        StructValue v;
+        try {
+            v = new StructReader().read(classicSchema.value(), classicVersion,
+                    classicSchema.flexibleVersions().contains(classicVersion), ByteBuffer.wrap(b), 0, b.length, null);
+        } catch (MalformedException e) {
+            throw new IllegalStateException("a checked GroupMetadataValue does not decode: " + e.getMessage(), e);
+        }
+        classicValue = v;
+        for (Object o : (List<?>) v.get("members")) {
+            StructValue mv = (StructValue) o;
+            Member m = new Member(mv.getString("memberId"));
+            m.classic = mv;
+            m.classicGroup = this;
+            members.put(m.memberId(), m);
+        }
+    }
+
     public String groupId() { return groupId; }
     public GroupType type() { return type; }
 
     /** A classic group created by an offset commit, with no GroupMetadata record: no protocol type, no members. */
     public boolean isSimple() {
+        loadClassic();
         return type == GroupType.CLASSIC && (classicValue == null || protocolType() == null) && members.isEmpty();
     }
 
     /** Members by id, in the order their first record was replayed (classic: the record's order). */
-    public Map<String, Member> members() { return Collections.unmodifiableMap(members); }
+    public Map<String, Member> members() { loadClassic(); return Collections.unmodifiableMap(members); }
 
     /** The last GroupMetadataValue (classic groups with a record), or null. */
     public StructValue classicValue() {
+        loadClassic();
         refineClassic();
         return classicValue;
     }
 
     /** Refines the classic value once, and its members' structs with it (by member id: the last one wins, as when replayed). */
     void refineClassic() {
+        loadClassic();
         if (classicRefined || classicValue == null) {
             return;
         }
@@ -103,6 +137,7 @@ public final class ReplayedGroup {
 
     /** Classic: the protocol type ({@code "consumer"}, {@code "connect"}...), null when "" or absent. */
     public String protocolType() {
+        loadClassic();
         if (classicValue == null) {
             return null;
         }
@@ -112,11 +147,13 @@ public final class ReplayedGroup {
 
     /** Classic: the selected protocol (assignor), or null. */
     public String protocol() {
+        loadClassic();
         return classicValue == null ? null : classicValue.getString("protocol");
     }
 
     /** Classic: the generation; modern: the group epoch. */
     public int generationOrEpoch() {
+        loadClassic();
         if (type == GroupType.CLASSIC) {
             return classicValue == null ? 0 : classicValue.getInt("generation");
         }
@@ -125,11 +162,13 @@ public final class ReplayedGroup {
 
     /** Classic: the leader member id, or null. */
     public String leader() {
+        loadClassic();
         return classicValue == null ? null : classicValue.getString("leader");
     }
 
     /** Classic: currentStateTimestamp (value v2+), or -1. */
     public long currentStateTimestamp() {
+        loadClassic();
         return classicValue == null ? -1 : classicValue.getLong("currentStateTimestamp");
     }
 
@@ -158,6 +197,7 @@ public final class ReplayedGroup {
      * </ul>
      */
     public String state() {
+        loadClassic();
         if (members.isEmpty()) {
             return "Empty";
         }
@@ -204,6 +244,7 @@ public final class ReplayedGroup {
      */
     @SuppressWarnings("unchecked")
     public Set<String> subscribedTopics() {
+        loadClassic();
         Set<String> topics = new TreeSet<>();
         switch (type) {
             case CLASSIC:
@@ -243,6 +284,7 @@ public final class ReplayedGroup {
 
     @Override
     public String toString() {
+        loadClassic();
         return type.display() + " group " + groupId + " " + state() + " members=" + members.keySet();
     }
 }
