@@ -49,7 +49,7 @@ class JsonlSchemaTest {
         }
         assertThat(SCHEMAS.keySet()).containsExactly("dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
-                "history-event", "offsets-offset", "verify-finding");
+                "history-event", "locate-group", "offsets-offset", "verify-finding");
     }
 
     private static Run run(String... command) {
@@ -123,7 +123,7 @@ class JsonlSchemaTest {
         }
     }
 
-    /** offsets, groups and history over every corpus run (each log dir on its own: one cluster each). */
+    /** offsets, groups, history and locate over every corpus run (each log dir on its own: one cluster each). */
     @Test
     void offsetsGroupsAndHistoryLinesMatchTheirSchemas() throws IOException {
         List<String> failures = new ArrayList<>();
@@ -136,7 +136,11 @@ class JsonlSchemaTest {
                         new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--pending", logDir},
                         new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--expired", "--retention", "1m", logDir},
                         new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--rename", "simple,comma,group=renamed", logDir},
-                        new String[]{"groups-group", "groups", "--format", "jsonl", "--members", logDir});
+                        new String[]{"groups-group", "groups", "--format", "jsonl", "--members", logDir},
+                        new String[]{"locate-group", "locate", "--format", "jsonl", "--log-dir", logDir, "simple,comma,group", "g"},
+                        new String[]{"locate-group", "locate", "--format", "jsonl", "--topic", "__transaction_state",
+                            "--log-dir", logDir, "txn-producer-ü-1"},
+                        new String[]{"locate-group", "locate", "--format", "jsonl", "--partitions", "7", "g"});
                 for (String[] c : commands) {
                     Run r = Run.of(java.util.Arrays.copyOfRange(c, 1, c.length));
                     for (String line : r.out().split("\n")) {
