@@ -11,27 +11,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.coordinator.common.runtime.Deserializer.UnknownRecordTypeException;
 import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.requests.TransactionResult;
-import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.LogContext;
-import org.apache.kafka.coordinator.common.runtime.CoordinatorExecutor;
 import org.apache.kafka.coordinator.common.runtime.CoordinatorRecord;
-import org.apache.kafka.coordinator.common.runtime.CoordinatorTimer;
-import org.apache.kafka.coordinator.group.GroupConfigManager;
-import org.apache.kafka.coordinator.group.GroupCoordinatorConfig;
 import org.apache.kafka.coordinator.group.GroupCoordinatorRecordSerde;
 import org.apache.kafka.coordinator.group.GroupCoordinatorShard;
-import org.apache.kafka.coordinator.group.metrics.GroupCoordinatorMetrics;
-import org.apache.kafka.coordinator.group.modern.share.ShareGroupConfig;
 import org.apache.kafka.timeline.SnapshotRegistry;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -124,45 +113,10 @@ class KafkaCoordinatorOracleTest {
     }
 
     /** A clock the test sets. */
-    static final class Clock implements Time {
-        private final long[] now;
-
-        Clock(long[] now) {
-            this.now = now;
-        }
-
-        public long milliseconds() {
-            return now[0];
-        }
-
-        public long nanoseconds() {
-            return now[0] * 1_000_000;
-        }
-
-        public void sleep(long ms) {
-            now[0] += ms;
-        }
-
-        public void waitObject(Object o, java.util.function.Supplier<Boolean> condition, long deadlineMs) {
-        }
-    }
-
     static GroupCoordinatorShard newShard(long[] clock) {
-        ConfigDef def = new ConfigDef(GroupCoordinatorConfig.CONFIG_DEF);
-        ShareGroupConfig.CONFIG_DEF.configKeys().values().forEach(k -> {
-            if (!def.configKeys().containsKey(k.name)) {
-                def.define(k);
-            }
-        });
-        AbstractConfig ac = new AbstractConfig(def, Map.of());
-        GroupCoordinatorConfig config = new GroupCoordinatorConfig(ac);
         LogContext lc = new LogContext();
-        SnapshotRegistry registry = new SnapshotRegistry(lc);
-        GroupCoordinatorShard.Builder b = new GroupCoordinatorShard.Builder(config, new GroupConfigManager(config, new ShareGroupConfig(ac)));
-        b.withAuthorizerPlugin(Optional.empty());
-        return (GroupCoordinatorShard) b.withLogContext(lc).withTime(new Clock(clock)).withTimer(new NoTimer()).withExecutor(new NoExecutor())
-                .withCoordinatorMetrics(new GroupCoordinatorMetrics()).withTopicPartition(new TopicPartition("__consumer_offsets", 7))
-                .withSnapshotRegistry(registry).build();
+        return KafkaShards.newShard(new KafkaShards.Clock(clock), lc, new SnapshotRegistry(lc),
+                new TopicPartition("__consumer_offsets", 7));
     }
 
     // ------------------------------------------------------------ segscope's side
@@ -268,34 +222,4 @@ class KafkaCoordinatorOracleTest {
         return out;
     }
 
-    static final class NoTimer implements CoordinatorTimer<CoordinatorRecord> {
-        public void schedule(String key, long delay, TimeUnit unit, boolean retry, TimeoutOperation<CoordinatorRecord> op) {
-        }
-
-        public void schedule(String key, long delay, TimeUnit unit, boolean retry, long backoff, TimeoutOperation<CoordinatorRecord> op) {
-        }
-
-        public void scheduleIfAbsent(String key, long delay, TimeUnit unit, boolean retry, TimeoutOperation<CoordinatorRecord> op) {
-        }
-
-        public void cancel(String key) {
-        }
-
-        public boolean isScheduled(String key) {
-            return false;
-        }
-    }
-
-    static final class NoExecutor implements CoordinatorExecutor<CoordinatorRecord> {
-        public <R> boolean schedule(String key, TaskRunnable<R> task, TaskOperation<CoordinatorRecord, R> op) {
-            return false;
-        }
-
-        public boolean isScheduled(String key) {
-            return false;
-        }
-
-        public void cancel(String key) {
-        }
-    }
 }

@@ -1,16 +1,13 @@
 package io.segscope.jmh.replay;
 
+import io.segscope.format.replay.KafkaShards;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -19,17 +16,11 @@ import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.requests.TransactionResult;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.LogContext;
-import org.apache.kafka.coordinator.common.runtime.CoordinatorExecutor;
 import org.apache.kafka.coordinator.common.runtime.CoordinatorRecord;
-import org.apache.kafka.coordinator.common.runtime.CoordinatorTimer;
 import org.apache.kafka.coordinator.common.runtime.Deserializer.UnknownRecordTypeException;
 import org.apache.kafka.coordinator.common.runtime.SnapshottableCoordinator;
-import org.apache.kafka.coordinator.group.GroupConfigManager;
-import org.apache.kafka.coordinator.group.GroupCoordinatorConfig;
 import org.apache.kafka.coordinator.group.GroupCoordinatorRecordSerde;
 import org.apache.kafka.coordinator.group.GroupCoordinatorShard;
-import org.apache.kafka.coordinator.group.metrics.GroupCoordinatorMetrics;
-import org.apache.kafka.coordinator.group.modern.share.ShareGroupConfig;
 import org.apache.kafka.timeline.SnapshotRegistry;
 
 /**
@@ -55,7 +46,7 @@ public final class KafkaOffsetsLoad {
     public static GroupCoordinatorShard load(List<Path> segments) throws IOException {
         LogContext lc = new LogContext();
         SnapshotRegistry registry = new SnapshotRegistry(lc);
-        GroupCoordinatorShard shard = newShard(lc, registry);
+        GroupCoordinatorShard shard = KafkaShards.newShard(Time.SYSTEM, lc, registry, TP);
         SnapshottableCoordinator<GroupCoordinatorShard, CoordinatorRecord> coordinator =
                 new SnapshottableCoordinator<>(lc, registry, shard, TP);
         GroupCoordinatorRecordSerde serde = new GroupCoordinatorRecordSerde();
@@ -136,55 +127,5 @@ public final class KafkaOffsetsLoad {
         Field f = c.getDeclaredField(name);
         f.setAccessible(true);
         return f;
-    }
-
-    static GroupCoordinatorShard newShard(LogContext lc, SnapshotRegistry registry) {
-        ConfigDef def = new ConfigDef(GroupCoordinatorConfig.CONFIG_DEF);
-        ShareGroupConfig.CONFIG_DEF.configKeys().values().forEach(k -> {
-            if (!def.configKeys().containsKey(k.name)) {
-                def.define(k);
-            }
-        });
-        AbstractConfig ac = new AbstractConfig(def, Map.of());
-        GroupCoordinatorConfig config = new GroupCoordinatorConfig(ac);
-        GroupCoordinatorShard.Builder b = new GroupCoordinatorShard.Builder(config,
-                new GroupConfigManager(config, new ShareGroupConfig(ac)));
-        b.withAuthorizerPlugin(Optional.empty());
-        return (GroupCoordinatorShard) b.withLogContext(lc).withTime(Time.SYSTEM).withTimer(new NoTimer())
-                .withExecutor(new NoExecutor()).withCoordinatorMetrics(new GroupCoordinatorMetrics())
-                .withTopicPartition(TP).withSnapshotRegistry(registry).build();
-    }
-
-    static final class NoTimer implements CoordinatorTimer<CoordinatorRecord> {
-        public void schedule(String key, long delay, TimeUnit unit, boolean retry, TimeoutOperation<CoordinatorRecord> op) {
-        }
-
-        public void schedule(String key, long delay, TimeUnit unit, boolean retry, long backoff,
-                TimeoutOperation<CoordinatorRecord> op) {
-        }
-
-        public void scheduleIfAbsent(String key, long delay, TimeUnit unit, boolean retry,
-                TimeoutOperation<CoordinatorRecord> op) {
-        }
-
-        public void cancel(String key) {
-        }
-
-        public boolean isScheduled(String key) {
-            return false;
-        }
-    }
-
-    static final class NoExecutor implements CoordinatorExecutor<CoordinatorRecord> {
-        public <R> boolean schedule(String key, TaskRunnable<R> task, TaskOperation<CoordinatorRecord, R> op) {
-            return false;
-        }
-
-        public boolean isScheduled(String key) {
-            return false;
-        }
-
-        public void cancel(String key) {
-        }
     }
 }

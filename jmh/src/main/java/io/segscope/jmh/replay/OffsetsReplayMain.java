@@ -30,6 +30,10 @@ public final class OffsetsReplayMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length < 2 || !args[0].equals("segscope") && !args[0].equals("kafka")) {
+            System.err.println("usage: OffsetsReplayMain segscope|kafka PARTITION_DIR [--once]");
+            System.exit(2);
+        }
         String side = args[0];
         Path dir = Path.of(args[1]);
         List<LogFile> files = OffsetsReplay.logFiles(dir);
