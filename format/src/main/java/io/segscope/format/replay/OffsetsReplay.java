@@ -7,6 +7,7 @@ import io.segscope.format.coordinator.RecordSchema;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.UnknownReason;
+import io.segscope.format.coordinator.Utf8Slice;
 import io.segscope.format.coordinator.group.OffsetCommitView;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.error.Problem;
@@ -79,7 +80,8 @@ public final class OffsetsReplay implements RecordSink {
     private boolean control;
     private boolean skipBatch;
     private Batch currentBatch;
-    private String lastMetadata = OffsetTable.EMPTY;
+    // producers holding a pending offset, per key
+    private final KeyCounts pendingKeys = new KeyCounts();
     // ids (of groupIds) of groups known to be in groups: their commits look nothing up
     private final BitSet groupKnown = new BitSet();
 
@@ -293,24 +295,28 @@ public final class OffsetsReplay implements RecordSink {
     /** {@code OffsetMetadataManager.replayEndTransactionMarker}: matched by producer id only. */
     private void endTransaction(long pid, boolean commit) {
         Map<Key, CommittedOffset> p = pending.remove(pid);
-        if (p == null || !commit) {
+        if (p == null) {
+            return;
+        }
+        for (Key k : p.keySet()) {
+            pendingKeys.add(k.group(), k.topic(), k.partition(), -1);
+        }
+        if (!commit) {
             return;
         }
         for (Map.Entry<Key, CommittedOffset> e : p.entrySet()) {
             Key k = e.getKey();
             CommittedOffset o = e.getValue();
             int slot = offsets.find(k.group(), k.topic(), k.partition());
-            if (slot >= 0 && o.source().logOffset() <= offsets.recordOffset.get(slot)) {
+            if (slot >= 0 && o.source().logOffset() <= offsets.recordOffset(slot)) {
                 continue; // "Skipped the materialization of transactional offset commit"
             }
             if (slot < 0) {
                 slot = offsets.add(k.group(), k.topic(), k.partition());
             }
-            if (!o.metadata().equals(offsets.metadata.get(slot))) {
-                offsets.metadata.set(slot, o.metadata());
-            }
+            offsets.setMetadata(slot, o.metadata());
             KafkaUuid id = o.topicId();
-            offsets.set(slot, o.offset(), o.leaderEpoch(), o.commitTimestamp(), o.expireTimestamp(),
+            offsets.set(slot, k.partition(), o.offset(), o.leaderEpoch(), o.commitTimestamp(), o.expireTimestamp(),
                     id == null ? 0 : id.mostSignificantBits(), id == null ? 0 : id.leastSignificantBits(),
                     o.source().logOffset(), o.source().position(), o.source().batchTimestamp(),
                     fileIndex.get(o.source().file()));
@@ -332,10 +338,12 @@ public final class OffsetsReplay implements RecordSink {
             if (slot >= 0) {
                 offsets.remove(slot);
             }
-            if (!pending.isEmpty()) {
+            if (pendingKeys.get(g, t, v.partition()) > 0) {
                 Key k = new Key(g, t, v.partition());
                 for (Map<Key, CommittedOffset> p : pending.values()) {
-                    p.remove(k);
+                    if (p.remove(k) != null) {
+                        pendingKeys.add(g, t, v.partition(), -1);
+                    }
                 }
             }
             return;
@@ -356,7 +364,9 @@ public final class OffsetsReplay implements RecordSink {
             CommittedOffset o = new CommittedOffset(groupId, topics.string(t), v.partition(), v.offset(), v.leaderEpoch(),
                     metadata, v.commitTimestamp(), v.expireTimestamp(), topicId, producerId,
                     new Provenance(file.path(), coordinatorPartition, offset, batchPosition, batchMaxTimestamp));
-            pending.computeIfAbsent(producerId, x -> new LinkedHashMap<>()).put(new Key(g, t, v.partition()), o);
+            if (pending.computeIfAbsent(producerId, x -> new LinkedHashMap<>()).put(new Key(g, t, v.partition()), o) == null) {
+                pendingKeys.add(g, t, v.partition(), 1);
+            }
             return;
         }
         OffsetTable tb = offsets;
@@ -364,18 +374,9 @@ public final class OffsetsReplay implements RecordSink {
         if (slot < 0) {
             slot = tb.add(g, t, v.partition());
         }
-        if (!v.metadata().contentEquals(tb.metadata.get(slot))) {
-            // a new string only when the metadata changed, shared with the last one made when equal
-            if (v.metadata().length() == 0) {
-                tb.metadata.set(slot, OffsetTable.EMPTY);
-            } else {
-                if (!v.metadata().contentEquals(lastMetadata)) {
-                    lastMetadata = v.metadata().toString();
-                }
-                tb.metadata.set(slot, lastMetadata);
-            }
-        }
-        tb.set(slot, v.offset(), v.leaderEpoch(), v.commitTimestamp(), v.expireTimestamp(),
+        Utf8Slice md = v.metadata();
+        tb.setMetadata(slot, md.buffer(), md.offset(), md.length());
+        tb.set(slot, v.partition(), v.offset(), v.leaderEpoch(), v.commitTimestamp(), v.expireTimestamp(),
                 v.topicIdMostSignificantBits(), v.topicIdLeastSignificantBits(),
                 offset, batchPosition, batchMaxTimestamp, fileIdx);
     }

@@ -79,7 +79,7 @@ public final class ReplayResult {
         }
         OffsetTable t = r.offsets;
         for (int s = 0; s < t.limit(); s++) {
-            if (t.live(s) && t.group.get(s) == g) {
+            if (t.live(s) && t.group(s) == g) {
                 out.add(at(s));
             }
         }
@@ -100,14 +100,14 @@ public final class ReplayResult {
 
     private CommittedOffset at(int s) {
         OffsetTable t = r.offsets;
-        long msb = t.topicIdMsb.get(s);
-        long lsb = t.topicIdLsb.get(s);
+        long msb = t.topicIdMsb(s);
+        long lsb = t.topicIdLsb(s);
         KafkaUuid id = msb == 0 && lsb == 0 ? null : new KafkaUuid(msb, lsb);
-        String file = r.files.get(t.file.get(s));
-        return new CommittedOffset(r.groupIds.string(t.group.get(s)), r.topics.string(t.topic.get(s)), t.partition.get(s),
-                t.offset.get(s), t.leaderEpoch.get(s), t.metadata.get(s), t.commitTimestamp.get(s),
-                t.expireTimestamp.get(s), id, -1,
-                new Provenance(file, partitionOf(file), t.recordOffset.get(s), t.position.get(s), t.batchTimestamp.get(s)));
+        String file = r.files.get(t.file(s));
+        return new CommittedOffset(r.groupIds.string(t.group(s)), r.topics.string(t.topic(s)), t.partition(s),
+                t.offset(s), t.leaderEpoch(s), t.metadata(s), t.commitTimestamp(s),
+                t.expireTimestamp(s), id, -1,
+                new Provenance(file, partitionOf(file), t.recordOffset(s), t.position(s), t.batchTimestamp(s)));
     }
 
     private static int partitionOf(String file) {

@@ -140,7 +140,7 @@ final class Utf8Table {
     }
 
     /** Eight bytes at a time (big-endian longs, as {@link ByteBuffer#getLong(int)} reads them), then byte by byte. */
-    private static int hash(ByteBuffer buf, int off, int len) {
+    static int hash(ByteBuffer buf, int off, int len) {
         long h = 0x9747b28cL;
         int i = 0;
         for (; i + 8 <= len; i += 8) {
