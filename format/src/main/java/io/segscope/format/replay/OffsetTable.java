@@ -97,17 +97,17 @@ final class OffsetTable {
             }
             s = used++;
         }
+        count++;
+        int entries = table.length / ENTRY;
+        if ((count + tombstones) * 2 > entries) {
+            rehash(count * 4 > entries ? entries * 2 : entries, s); // before s is live: it is inserted once, below
+        }
         // stores only: a commit reads nothing of its row (a row is rarely in the cache)
         long[] row = rows[s >>> CHUNK_BITS];
         int r = (s & IN_CHUNK) * ROW;
         Arrays.fill(row, r, r + ROW, 0L);
         row[r + KEY] = (long) g << 32 | (t & 0xffffffffL);
         row[r + PARTITION_EPOCH] = (long) p << 32;
-        count++;
-        int entries = table.length / ENTRY;
-        if ((count + tombstones) * 2 > entries) {
-            rehash(count * 4 > entries ? entries * 2 : entries);
-        }
         insert(g, t, p, s);
         return s;
     }
@@ -225,11 +225,12 @@ final class OffsetTable {
         table[e + 3] = s + 1;
     }
 
-    private void rehash(int entries) {
+    /** A new table of {@code entries} with every live slot but {@code skip}. */
+    private void rehash(int entries, int skip) {
         table = new int[entries * ENTRY];
         tombstones = 0;
         for (int s = 0; s < used; s++) {
-            if (live(s)) {
+            if (s != skip && live(s)) {
                 insert(group(s), topic(s), partition(s), s);
             }
         }

@@ -57,6 +57,9 @@ public final class OffsetsReplay implements RecordSink {
     private static final CoordinatorRecordDecoder DECODER = CoordinatorRecordDecoder.consumerOffsets().unrefined();
 
     private final AsOf asOf;
+    // this replay keeps the groups whose id hashes to shard (of shards); markers and file problems go to every shard
+    private final int shard;
+    private final int shards;
     private final OffsetCommitView view = new OffsetCommitView();
 
     // state
@@ -66,6 +69,9 @@ public final class OffsetsReplay implements RecordSink {
     final Map<String, ReplayedGroup> groups = new LinkedHashMap<>();
     final Map<Long, Map<Key, CommittedOffset>> pending = new LinkedHashMap<>();
     final List<Problem> problems = new ArrayList<>();
+    // per problem, the batches seen when it was found: shards' problems merge in log order by it
+    final List<Long> problemBatch = new ArrayList<>();
+    private long batchesSeen;
     final Map<Short, Long> skippedTypes = new TreeMap<>();
     final List<String> files = new ArrayList<>();
     private final Map<String, Integer> fileIndex = new HashMap<>();
@@ -100,7 +106,20 @@ public final class OffsetsReplay implements RecordSink {
     }
 
     public OffsetsReplay(AsOf asOf) {
+        this(asOf, 0, 1);
+    }
+
+    /**
+     * A replay of the groups whose id hashes to {@code shard} of {@code shards} (see
+     * {@link #replay(List, AsOf, int)}): it reads every batch and record of the log, and skips the
+     * records of other shards' groups after reading their group id. Control records (transaction
+     * markers, matched by producer id) are replayed by every shard; the batches, control records
+     * and problems of the files themselves are counted by shard 0 only.
+     */
+    OffsetsReplay(AsOf asOf, int shard, int shards) {
         this.asOf = asOf;
+        this.shard = shard;
+        this.shards = shards;
     }
 
     /** The live {@code .log} files of a {@code __consumer_offsets} partition dir, in offset order. */
@@ -122,9 +141,92 @@ public final class OffsetsReplay implements RecordSink {
      * {@link OffsetCommitView}, other records through the coordinator decoder.
      */
     public static ReplayResult replay(List<LogFile> files, AsOf asOf) {
-        OffsetsReplay replay = new OffsetsReplay(asOf);
+        return replay(files, asOf, defaultThreads(files));
+    }
+
+    /** Logs smaller than this are replayed by one thread: starting more costs more than it saves. */
+    static final long PARALLEL_BYTES = 64L << 20;
+    /** At most this many threads by default. */
+    static final int MAX_THREADS = 8;
+
+    /**
+     * The threads {@link #replay(List, AsOf)} uses: one for a log under {@value #PARALLEL_BYTES}
+     * bytes or read from a stream, else the processors available, at most {@value #MAX_THREADS}.
+     */
+    public static int defaultThreads(List<LogFile> files) {
+        long bytes = 0;
+        for (LogFile f : files) {
+            if (f.file().isStream()) {
+                return 1;
+            }
+            bytes += f.file().size();
+        }
+        return bytes < PARALLEL_BYTES ? 1 : Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Replays {@code files} with {@code threads} threads: the groups are split into as many shards
+     * by a hash of the group id, and each thread replays the whole log for its shard's groups
+     * (Kafka's load rules never relate records of two groups, except transaction markers, which
+     * every shard replays). The result is the same as one thread's; each thread reads every batch,
+     * so the speed-up is that of the record work, not of the reading (and a compressed log is
+     * decompressed by each thread). Files read from a stream need {@code threads} = 1.
+     */
+    public static ReplayResult replay(List<LogFile> files, AsOf asOf, int threads) {
+        int n = Math.max(1, threads);
+        OffsetsReplay[] shards = new OffsetsReplay[n];
+        for (int i = 0; i < n; i++) {
+            shards[i] = new OffsetsReplay(asOf, i, n);
+        }
+        Throwable[] failures = new Throwable[n];
+        Thread[] workers = new Thread[n];
+        for (int i = 1; i < n; i++) {
+            int k = i;
+            workers[i] = new Thread(() -> {
+                try {
+                    walk(files, shards[k]);
+                } catch (Throwable t) {
+                    failures[k] = t;
+                }
+            }, "segscope-replay-" + i);
+            workers[i].setDaemon(true);
+            workers[i].start();
+        }
+        try {
+            walk(files, shards[0]);
+        } catch (RuntimeException | Error e) {
+            failures[0] = e;
+        }
+        boolean interrupted = false;
+        for (int i = 1; i < n; i++) {
+            while (true) {
+                try {
+                    workers[i].join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        for (Throwable t : failures) {
+            if (t instanceof RuntimeException e) {
+                throw e;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            if (t != null) {
+                throw new IllegalStateException(t);
+            }
+        }
+        return new ReplayResult(List.of(shards), asOf);
+    }
+
+    private static void walk(List<LogFile> files, OffsetsReplay replay) {
         new RecordWalk(ReaderOptions.defaults(), DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).walk(files, replay);
-        return replay.result();
     }
 
     /** Whether the as-of limit was reached (the rest of the log is not replayed). */
@@ -134,7 +236,14 @@ public final class OffsetsReplay implements RecordSink {
 
     /** The state replayed so far. */
     public ReplayResult result() {
-        return new ReplayResult(this, asOf);
+        return new ReplayResult(List.of(this), asOf);
+    }
+
+    private void fileProblem(Problem p) {
+        if (shard == 0) {
+            problems.add(p);
+            problemBatch.add(batchesSeen);
+        }
     }
 
     // ---------------------------------------------------------------- RecordSink
@@ -159,6 +268,7 @@ public final class OffsetsReplay implements RecordSink {
         }
         currentBatch = b;
         skipBatch = false;
+        batchesSeen++;
         if (stopped) {
             skipBatch = true;
             return;
@@ -171,7 +281,7 @@ public final class OffsetsReplay implements RecordSink {
         }
         if (!b.isValid()) {
             skipBatch = true;
-            problems.add(Problem.of(Violation.CRC_MISMATCH, f.path(), b.position(), -1,
+            fileProblem(Problem.of(Violation.CRC_MISMATCH, f.path(), b.position(), -1,
                     "the batch's CRC is wrong: Kafka's log recovery would truncate the log here; its records were not replayed"));
             return;
         }
@@ -184,7 +294,9 @@ public final class OffsetsReplay implements RecordSink {
     @Override
     public void endBatch(LogFile f, Batch b, long recordsPassed) {
         if (!skipBatch && !stopped && currentBatch == b) {
-            batches++;
+            if (shard == 0) {
+                batches++;
+            }
             lastBatchTimestamp = batchMaxTimestamp;
             if (b.magic() >= 2 && !stopped) {
                 nextOffset = Math.max(nextOffset, b.nextOffset());
@@ -194,13 +306,13 @@ public final class OffsetsReplay implements RecordSink {
 
     @Override
     public void problem(LogFile f, String message) {
-        problems.add(Problem.of(Violation.RESYNC, f.path(), -1, -1, message));
+        fileProblem(Problem.of(Violation.RESYNC, f.path(), -1, -1, message));
     }
 
     @Override
     public void endFile(LogFile f, Tail tail, long validBytes, long fileSize, String error) {
         if (error != null) {
-            problems.add(Problem.of(Violation.TRUNCATED, f.path(), validBytes, -1, error));
+            fileProblem(Problem.of(Violation.TRUNCATED, f.path(), validBytes, -1, error));
         }
     }
 
@@ -222,16 +334,22 @@ public final class OffsetsReplay implements RecordSink {
             stopped = true;
             return;
         }
-        records++;
         lastBatchTimestamp = batchMaxTimestamp;
         nextOffset = Math.max(nextOffset, offset + 1);
         if (control) {
+            if (shard == 0) {
+                records++;
+            }
             replayControl(b, r, offset);
             return;
         }
         ByteBuffer kb = r.hasKey() ? r.buffer() : null;
-        ByteBuffer vb = r.hasValue() ? r.buffer() : null;
         int kl = r.hasKey() ? r.keyLength() : -1;
+        if (shards > 1 && shardOf(kb, r.keyOffset(), kl, shards) != shard) {
+            return;
+        }
+        records++;
+        ByteBuffer vb = r.hasValue() ? r.buffer() : null;
         int vl = r.hasValue() ? r.valueLength() : -1;
         if (OffsetCommitView.isOffsetCommitKey(kb, r.keyOffset(), kl)
                 && view.wrap(kb, r.keyOffset(), kl, vb, r.valueOffset(), vl)) {
@@ -267,14 +385,37 @@ public final class OffsetsReplay implements RecordSink {
         replayGroupRecord(d, offset);
     }
 
+    /**
+     * The shard of a record: its key's group id (every key type of {@code __consumer_offsets} starts
+     * with it: int16 type, int16 length, UTF-8 bytes) hashed; 0 for a key that does not hold one.
+     */
+    static int shardOf(ByteBuffer key, int offset, int length, int shards) {
+        if (key == null || length < 4) {
+            return 0;
+        }
+        int n = key.getShort(offset + 2);
+        if (n < 0 || n > length - 4) {
+            return 0;
+        }
+        return Math.floorMod(Utf8Table.hash(key, offset + 4, n), shards);
+    }
+
+    /** Shard {@code s} of {@code shards} holds this group's records. */
+    static int shardOf(String groupId, int shards) {
+        byte[] b = groupId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return Math.floorMod(Utf8Table.hash(ByteBuffer.wrap(b), 0, b.length), shards);
+    }
+
     private void addProblem(Problem p, long offset, String note) {
         problems.add(new Problem(p.kind(), p.file(), p.position(), offset, p.field(), p.expected(), p.actual(),
                 "offset " + offset + ": " + note + (p.note() == null ? "" : "; " + p.note())));
+        problemBatch.add(batchesSeen);
     }
 
     private void fail(long offset, String message) {
         problems.add(new Problem(Violation.INVALID_COORDINATOR_VALUE, file.path(), batchPosition, offset, null, null, null,
                 "offset " + offset + ": Kafka's load fails here: IllegalStateException: " + message));
+        problemBatch.add(batchesSeen);
     }
 
     // ---------------------------------------------------------------- control records
@@ -284,7 +425,9 @@ public final class OffsetsReplay implements RecordSink {
         try {
             type = ControlRecord.typeId(b, r);
         } catch (FormatException e) {
-            addProblem(e.problem(), offset, "Kafka's load fails on a control record whose key does not parse");
+            if (shard == 0) {
+                addProblem(e.problem(), offset, "Kafka's load fails on a control record whose key does not parse");
+            }
             return;
         }
         if (type == ControlRecord.Type.COMMIT.id || type == ControlRecord.Type.ABORT.id) {

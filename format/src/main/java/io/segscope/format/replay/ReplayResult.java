@@ -13,8 +13,9 @@ import java.util.TreeMap;
 /**
  * What a replay of one {@code __consumer_offsets} partition holds: committed offsets, pending
  * transactional offsets, groups, the problems that would have made Kafka's load fail, and the
- * record types Kafka would have skipped. A view of the live {@link OffsetsReplay}: read it after
- * the replay, not during.
+ * record types Kafka would have skipped. A view of the live {@link OffsetsReplay} (or of the
+ * shards of a replay on several threads, each holding some groups): read it after the replay, not
+ * during.
  */
 public final class ReplayResult {
     /** offsets.retention.minutes' default, 10080 minutes (7 days), in ms ({@code GroupCoordinatorConfig}). */
@@ -23,19 +24,32 @@ public final class ReplayResult {
     private static final Comparator<CommittedOffset> ORDER = Comparator.comparing(CommittedOffset::group)
             .thenComparing(CommittedOffset::topic).thenComparingInt(CommittedOffset::partition);
 
+    private final List<OffsetsReplay> shards;
+    // shard 0: the batches, control records and file problems
     private final OffsetsReplay r;
     private final AsOf asOf;
 
-    ReplayResult(OffsetsReplay replay, AsOf asOf) {
-        this.r = replay;
+    ReplayResult(List<OffsetsReplay> shards, AsOf asOf) {
+        this.shards = shards;
+        this.r = shards.get(0);
         this.asOf = asOf;
+    }
+
+    private OffsetsReplay shardOf(String groupId) {
+        return shards.size() == 1 ? r : shards.get(OffsetsReplay.shardOf(groupId, shards.size()));
     }
 
     public AsOf asOf() { return asOf; }
     /** Whether the as-of limit cut the replay short. */
     public boolean stopped() { return r.stopped(); }
     /** Records replayed (data and control). */
-    public long records() { return r.records; }
+    public long records() {
+        long n = 0;
+        for (OffsetsReplay s : shards) {
+            n += s.records;
+        }
+        return n;
+    }
     /** Batches replayed. */
     public long batches() { return r.batches; }
     /** The max timestamp of the last batch replayed, or -1. */
@@ -49,21 +63,56 @@ public final class ReplayResult {
     }
 
     /** What would have made Kafka's load of this partition fail (the replay went on past each). */
-    public List<Problem> problems() { return Collections.unmodifiableList(r.problems); }
+    public List<Problem> problems() {
+        if (shards.size() == 1) {
+            return Collections.unmodifiableList(r.problems);
+        }
+        // in log order: by the batch each was found at, then by offset (file problems first)
+        List<long[]> order = new ArrayList<>();
+        for (int k = 0; k < shards.size(); k++) {
+            OffsetsReplay s = shards.get(k);
+            for (int i = 0; i < s.problems.size(); i++) {
+                order.add(new long[] {s.problemBatch.get(i), s.problems.get(i).baseOffset(), k, i});
+            }
+        }
+        order.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]).thenComparingLong(a -> a[2]));
+        List<Problem> out = new ArrayList<>(order.size());
+        for (long[] a : order) {
+            out.add(shards.get((int) a[2]).problems.get((int) a[3]));
+        }
+        return Collections.unmodifiableList(out);
+    }
 
     /** Records of types Kafka 4.4 does not know (skipped with a WARN, as the loader does), by type. */
-    public Map<Short, Long> skippedRecordTypes() { return Collections.unmodifiableMap(r.skippedTypes); }
+    public Map<Short, Long> skippedRecordTypes() {
+        if (shards.size() == 1) {
+            return Collections.unmodifiableMap(r.skippedTypes);
+        }
+        Map<Short, Long> out = new TreeMap<>();
+        for (OffsetsReplay s : shards) {
+            s.skippedTypes.forEach((type, n) -> out.merge(type, n, Long::sum));
+        }
+        return Collections.unmodifiableMap(out);
+    }
 
     /** Number of committed offsets. */
-    public int offsetCount() { return r.offsets.count(); }
+    public int offsetCount() {
+        int n = 0;
+        for (OffsetsReplay s : shards) {
+            n += s.offsets.count();
+        }
+        return n;
+    }
 
     /** Every committed offset, by group, topic and partition. */
     public List<CommittedOffset> offsets() {
-        List<CommittedOffset> out = new ArrayList<>(r.offsets.count());
-        OffsetTable t = r.offsets;
-        for (int s = 0; s < t.limit(); s++) {
-            if (t.live(s)) {
-                out.add(at(s));
+        List<CommittedOffset> out = new ArrayList<>(offsetCount());
+        for (OffsetsReplay shard : shards) {
+            OffsetTable t = shard.offsets;
+            for (int s = 0; s < t.limit(); s++) {
+                if (t.live(s)) {
+                    out.add(at(shard, s));
+                }
             }
         }
         out.sort(ORDER);
@@ -72,15 +121,16 @@ public final class ReplayResult {
 
     /** The committed offsets of one group, by topic and partition. */
     public List<CommittedOffset> offsets(String group) {
-        int g = r.groupIds.find(group);
+        OffsetsReplay shard = shardOf(group);
+        int g = shard.groupIds.find(group);
         List<CommittedOffset> out = new ArrayList<>();
         if (g < 0) {
             return out;
         }
-        OffsetTable t = r.offsets;
+        OffsetTable t = shard.offsets;
         for (int s = 0; s < t.limit(); s++) {
             if (t.live(s) && t.group(s) == g) {
-                out.add(at(s));
+                out.add(at(shard, s));
             }
         }
         out.sort(ORDER);
@@ -89,16 +139,17 @@ public final class ReplayResult {
 
     /** The committed offset of a key, or null. */
     public CommittedOffset offset(String group, String topic, int partition) {
-        int g = r.groupIds.find(group);
-        int tp = r.topics.find(topic);
+        OffsetsReplay shard = shardOf(group);
+        int g = shard.groupIds.find(group);
+        int tp = shard.topics.find(topic);
         if (g < 0 || tp < 0) {
             return null;
         }
-        int s = r.offsets.find(g, tp, partition);
-        return s < 0 ? null : at(s);
+        int s = shard.offsets.find(g, tp, partition);
+        return s < 0 ? null : at(shard, s);
     }
 
-    private CommittedOffset at(int s) {
+    private static CommittedOffset at(OffsetsReplay r, int s) {
         OffsetTable t = r.offsets;
         long msb = t.topicIdMsb(s);
         long lsb = t.topicIdLsb(s);
@@ -126,8 +177,10 @@ public final class ReplayResult {
      */
     public List<CommittedOffset> pendingOffsets() {
         List<CommittedOffset> out = new ArrayList<>();
-        for (Map<OffsetsReplay.Key, CommittedOffset> p : r.pending.values()) {
-            out.addAll(p.values());
+        for (OffsetsReplay shard : shards) {
+            for (Map<OffsetsReplay.Key, CommittedOffset> p : shard.pending.values()) {
+                out.addAll(p.values());
+            }
         }
         out.sort(Comparator.comparingLong(CommittedOffset::producerId).thenComparing(ORDER));
         return out;
@@ -135,16 +188,27 @@ public final class ReplayResult {
 
     /** Producers with an open transaction that wrote offsets (in {@link #pendingOffsets()}, or since cancelled by tombstones). */
     public Set<Long> openTransactions() {
-        return Collections.unmodifiableSet(r.pending.keySet());
+        if (shards.size() == 1) {
+            return Collections.unmodifiableSet(r.pending.keySet());
+        }
+        Set<Long> out = new java.util.LinkedHashSet<>();
+        for (OffsetsReplay shard : shards) {
+            out.addAll(shard.pending.keySet());
+        }
+        return Collections.unmodifiableSet(out);
     }
 
     /** Groups by id (sorted), simple groups included. */
     public Map<String, ReplayedGroup> groups() {
-        return Collections.unmodifiableMap(new TreeMap<>(r.groups));
+        Map<String, ReplayedGroup> out = new TreeMap<>();
+        for (OffsetsReplay shard : shards) {
+            out.putAll(shard.groups);
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     public ReplayedGroup group(String groupId) {
-        return r.groups.get(groupId);
+        return shardOf(groupId).groups.get(groupId);
     }
 
     /** {@link #expiredOffsets(long, long)} with the default retention at {@link #now()}. */
@@ -175,7 +239,7 @@ public final class ReplayResult {
             byGroup.computeIfAbsent(o.group(), x -> new ArrayList<>()).add(o);
         }
         for (Map.Entry<String, List<CommittedOffset>> e : byGroup.entrySet()) {
-            ReplayedGroup g = r.groups.get(e.getKey());
+            ReplayedGroup g = group(e.getKey());
             if (g == null) {
                 continue; // offsets whose group was deleted: no group, no expiration job for it
             }
@@ -211,7 +275,7 @@ public final class ReplayResult {
     }
 
     private boolean hasPending(CommittedOffset o) {
-        for (Map<OffsetsReplay.Key, CommittedOffset> p : r.pending.values()) {
+        for (Map<OffsetsReplay.Key, CommittedOffset> p : shardOf(o.group()).pending.values()) {
             for (CommittedOffset q : p.values()) {
                 if (q.group().equals(o.group()) && q.topic().equals(o.topic()) && q.partition() == o.partition()) {
                     return true;

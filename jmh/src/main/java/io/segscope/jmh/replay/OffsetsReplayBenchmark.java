@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Replaying a whole {@code __consumer_offsets} partition to its committed offsets, on the same
- * bytes in the same run: segscope's {@code OffsetsReplay.replay(files, AsOf.END)} against Kafka
+ * bytes in the same run: segscope's {@code OffsetsReplay.replay(files, AsOf.END)} (on the threads it
+ * picks, and on one thread) against Kafka
  * 4.4.0's own load ({@link KafkaOffsetsLoad}: FileRecords, GroupCoordinatorRecordSerde,
  * GroupCoordinatorShard.replay through a SnapshottableCoordinator, as the broker's
  * CoordinatorLoaderImpl does). One operation is one full replay into fresh state. The setup
@@ -72,13 +73,21 @@ public class OffsetsReplayBenchmark {
             throw new IllegalStateException("committed offsets: segscope " + ours.offsetCount() + ", Kafka " + theirs);
         }
         committedOffsets = theirs;
-        System.out.printf("%n%s: %d files, %d records, %d committed offsets (segscope = Kafka)%n", dir,
-                files.size(), ours.records(), committedOffsets);
+        System.out.printf("%n%s: %d files, %d records, %d committed offsets (segscope = Kafka); %d threads, %d processors%n",
+                dir, files.size(), ours.records(), committedOffsets, OffsetsReplay.defaultThreads(files),
+                Runtime.getRuntime().availableProcessors());
     }
 
+    /** With the threads {@link OffsetsReplay#defaultThreads} picks (the processors, at most 8, for a log of 64 MiB or more). */
     @Benchmark
     public ReplayResult segscope() {
         return OffsetsReplay.replay(files, AsOf.END);
+    }
+
+    /** On one thread, as Kafka's load. */
+    @Benchmark
+    public ReplayResult segscopeOneThread() {
+        return OffsetsReplay.replay(files, AsOf.END, 1);
     }
 
     @Benchmark
