@@ -1,0 +1,106 @@
+package io.segscope.format.compact;
+
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.ControlRecord;
+import io.segscope.format.record.RecordIterator;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The partition's producer state as Kafka 4.4.0's recovery rebuilds it from the log (no snapshot,
+ * every batch replayed; docs/format.md 4.3): per producer its epoch, the last offset of its last data
+ * batch (forgotten when a marker or batch brings a new epoch), its last timestamp and the first
+ * offset of its open transaction. From it: the active producers the cleaner keeps the last batch of
+ * (those idle less than {@code producer.id.expiration.ms}, or inside a transaction) and the last
+ * stable offset (the first offset of an open transaction, or of a finished one whose marker is at
+ * or past the high watermark).
+ */
+final class ProducerReplay implements SourceSegment.BatchVisitor {
+    private static final class Entry {
+        short epoch;
+        long lastDataOffset = -1L;
+        long lastTimestamp = -1L;
+        long txnFirstOffset = -1L;
+    }
+
+    private final Map<Long, Entry> producers = new HashMap<>();
+    /** Finished transactions: marker offset to first offset (for the LSO below the high watermark). */
+    private final TreeMap<Long, Long> finished = new TreeMap<>();
+
+    @Override
+    public void batch(Batch b) {
+        if (b.magic() < 2 || b.producerId() < 0) {
+            return;
+        }
+        Entry e = producers.get(b.producerId());
+        if (b.isControl()) {
+            RecordIterator it = b.records();
+            if (!it.next()) {
+                return;   // an emptied marker: Kafka's replay skips it
+            }
+            short type = ControlRecord.typeId(b, it.record());
+            if (type != ControlRecord.Type.ABORT.id && type != ControlRecord.Type.COMMIT.id) {
+                return;
+            }
+            if (e == null) {
+                e = new Entry();
+                e.epoch = b.producerEpoch();
+                producers.put(b.producerId(), e);
+            }
+            long first = e.txnFirstOffset >= 0 ? e.txnFirstOffset : b.baseOffset();
+            finished.put(b.lastOffset(), first);
+            newEpoch(e, b.producerEpoch());
+            e.txnFirstOffset = -1L;
+            e.lastTimestamp = b.maxTimestamp();
+            return;
+        }
+        if (e == null) {
+            e = new Entry();
+            e.epoch = b.producerEpoch();
+            producers.put(b.producerId(), e);
+        }
+        newEpoch(e, b.producerEpoch());
+        e.lastDataOffset = b.lastOffset();
+        e.lastTimestamp = b.maxTimestamp();
+        if (b.isTransactional() && e.txnFirstOffset < 0) {
+            e.txnFirstOffset = b.baseOffset();
+        }
+    }
+
+    private static void newEpoch(Entry e, short epoch) {
+        if (e.epoch != epoch) {
+            e.epoch = epoch;
+            e.lastDataOffset = -1L;
+        }
+    }
+
+    /** The producers Kafka still holds at {@code now}: in a transaction, or active within the expiration time. */
+    Map<Long, CompactSettings.LastRecord> active(long now, long expirationMs) {
+        Map<Long, CompactSettings.LastRecord> out = new HashMap<>();
+        producers.forEach((pid, e) -> {
+            boolean expired = e.txnFirstOffset < 0 && now - e.lastTimestamp >= expirationMs;
+            if (!expired) {
+                out.put(pid, new CompactSettings.LastRecord(e.lastDataOffset, e.epoch));
+            }
+        });
+        return out;
+    }
+
+    /** Kafka's last stable offset for a high watermark. */
+    long lastStableOffset(long highWatermark) {
+        long lso = highWatermark;
+        for (Entry e : producers.values()) {
+            if (e.txnFirstOffset >= 0 && e.txnFirstOffset < lso) {
+                lso = e.txnFirstOffset;
+            }
+        }
+        for (Map.Entry<Long, Long> f : finished.tailMap(highWatermark, true).entrySet()) {
+            if (f.getValue() < lso) {
+                lso = f.getValue();
+            }
+        }
+        return lso;
+    }
+}
