@@ -1,0 +1,138 @@
+package io.segscope.format.compact;
+
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
+import org.apache.kafka.storage.internals.log.CleanerStats;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Random partitions ({@link RandomPartition}) compacted by segscope and by Kafka 4.4.0's cleaner
+ * ({@link KafkaCleanerOracle}) with the same random settings and clock: the same passes and end
+ * offsets, the same {@code CleanerStats} figures, and the same {@code .log}, {@code .index},
+ * {@code .timeindex} and {@code .txnindex} of every segment, byte for byte.
+ */
+class CompactKafkaTest {
+    @TempDir
+    Path tmp;
+
+    @TestFactory
+    Stream<DynamicTest> generatedPartitionsAsKafkaCleansThem() {
+        return Tries.of(0xC0A1E5CEL, 40, gen -> {
+            try {
+                Path in = RandomPartition.write(gen, tmp.resolve(gen.seed() + "/in"), "topic");
+                sameAsKafka(in, settings(gen), tmp.resolve(gen.seed() + ""));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    static CompactSettings settings(Gen gen) {
+        return CompactSettings.defaults(RandomPartition.NOW)
+                .withDeleteRetentionMs(gen.choose(0L, 1_000L, 86_400_000L))
+                .withCleanUpTo(gen.oneIn(4) ? -1L : Long.MAX_VALUE)
+                .withSegmentBytes(gen.choose(CompactSettings.DEFAULT_SEGMENT_BYTES, 3_000, 20_000))
+                .withMaxIndexBytes(gen.choose(CompactSettings.DEFAULT_MAX_INDEX_BYTES, 1024, 2400))
+                .withIndexIntervalBytes(gen.choose(4096, 100, 0))
+                .withDedupeBufferBytes(gen.choose(CompactSettings.DEFAULT_DEDUPE_BUFFER_BYTES, 24L * 12, 24L * 3, 24L * 40))
+                .withProducerIdExpirationMs(gen.choose(3_600_000L, 86_400_000L))
+                .withMinCompactionLagMs(gen.oneIn(5) ? 3_600_000L : 0L);
+    }
+
+    /** Compacts {@code in} both ways under {@code work} and compares everything. */
+    static CompactResult sameAsKafka(Path in, CompactSettings s, Path work) throws Exception {
+        Map<String, byte[]> before = contents(in);
+        CompactResult ours = Compactor.compact(in, s, work.resolve("ours"));
+        Path kafkaDir = work.resolve("kafka").resolve(in.getFileName());
+        KafkaCleanerOracle.Result kafka = KafkaCleanerOracle.clean(in, kafkaDir, s);
+        assertThat(contents(in)).as("the input is never modified").containsExactlyInAnyOrderEntriesOf(before);
+
+        String what = in + " with " + s;
+        CompactStats stats = ours.stats();
+        assertThat(stats.rounds().stream().map(CompactStats.Round::endOffset).toList())
+                .as("passes and their end offsets: " + what).isEqualTo(kafka.endOffsets());
+        for (int i = 0; i < kafka.stats().size(); i++) {
+            CleanerStats k = kafka.stats().get(i);
+            CompactStats.Round r = stats.rounds().get(i);
+            assertThat(new long[] {r.mapMessagesRead(), r.mapBytesRead(), r.messagesRead(), r.bytesRead(),
+                    r.messagesWritten(), r.bytesWritten(), r.invalidMessagesRead()})
+                    .as("pass " + i + " stats (map messages, map bytes, read, bytes read, written, bytes written, invalid): " + what)
+                    .containsExactly(k.mapMessagesRead(), mapBytesRead(k), k.messagesRead(), k.bytesRead(),
+                            k.messagesWritten(), k.bytesWritten(), k.invalidMessagesRead());
+            assertThat(r.bufferUtilization()).isEqualTo(k.bufferUtilization());
+        }
+
+        Path outDir = ours.partitionDir().orElseThrow();
+        TreeMap<Long, Path> mine = segmentLogs(outDir);
+        TreeMap<Long, Path> theirs = segmentLogs(kafkaDir);
+        long logEnd = stats.logEndOffset();
+        // Kafka's roll leaves an empty active segment at the log end: not a segment of the input
+        if (theirs.containsKey(logEnd) && Files.size(theirs.get(logEnd)) == 0 && !mine.containsKey(logEnd)) {
+            theirs.remove(logEnd);
+        }
+        assertThat(mine.keySet()).as("segments: " + what).containsExactlyElementsOf(theirs.keySet());
+        for (long base : mine.keySet()) {
+            boolean cleaned = base < stats.cleanerCheckpoint();
+            List<String> exts = cleaned ? List.of(".log", ".index", ".timeindex", ".txnindex") : List.of(".log");
+            String name = String.format("%020d", base);
+            for (String ext : exts) {
+                Path k = kafkaDir.resolve(name + ext);
+                Path o = outDir.resolve(name + ext);
+                assertThat(Files.exists(o)).as(name + ext + " exists: " + what).isEqualTo(Files.exists(k));
+                if (Files.exists(k)) {
+                    byte[] kb = Files.readAllBytes(k);
+                    byte[] ob = Files.readAllBytes(o);
+                    if (!Arrays.equals(kb, ob)) {
+                        throw new AssertionError(name + ext + " differs: Kafka " + kb.length + " bytes, segscope " + ob.length
+                                + ", first difference at " + Arrays.mismatch(kb, ob) + "; " + what);
+                    }
+                }
+            }
+        }
+        return ours;
+    }
+
+    static TreeMap<Long, Path> segmentLogs(Path dir) throws Exception {
+        TreeMap<Long, Path> out = new TreeMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.toList()) {
+                String n = p.getFileName().toString();
+                if (n.matches("\\d{20}\\.log")) {
+                    out.put(Long.parseLong(n.substring(0, 20)), p);
+                }
+            }
+        }
+        return out;
+    }
+
+    static Map<String, byte[]> contents(Path dir) throws Exception {
+        Map<String, byte[]> out = new TreeMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.toList()) {
+                if (Files.isRegularFile(p)) {
+                    out.put(p.getFileName().toString() + "@" + Files.getLastModifiedTime(p).toMillis(), Files.readAllBytes(p));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Kafka keeps this one field package-private. */
+    static long mapBytesRead(CleanerStats k) throws ReflectiveOperationException {
+        var f = CleanerStats.class.getDeclaredField("mapBytesRead");
+        f.setAccessible(true);
+        return f.getLong(k);
+    }
+}
