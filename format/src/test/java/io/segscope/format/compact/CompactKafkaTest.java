@@ -32,7 +32,14 @@ class CompactKafkaTest {
         return Tries.of(0xC0A1E5CEL, 40, gen -> {
             try {
                 Path in = RandomPartition.write(gen, tmp.resolve(gen.seed() + "/in"), "topic");
-                sameAsKafka(in, settings(gen), tmp.resolve(gen.seed() + ""));
+                CompactSettings s = settings(gen);
+                Path work = tmp.resolve(gen.seed() + "");
+                try (KafkaCleanerOracle.Session kafka = KafkaCleanerOracle.open(in, work.resolve("kafka/topic-0"), s)) {
+                    CompactResult first = sameAsKafka(in, s, work.resolve("ours1"), kafka);
+                    // cleaned again (the whole log dirty again) once the delete horizons set have passed
+                    CompactSettings later = s.withNow(s.now() + s.deleteRetentionMs() + 1);
+                    sameAsKafka(first.partitionDir().orElseThrow(), later, work.resolve("ours2"), kafka);
+                }
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
@@ -51,12 +58,19 @@ class CompactKafkaTest {
                 .withMinCompactionLagMs(gen.oneIn(5) ? 3_600_000L : 0L);
     }
 
-    /** Compacts {@code in} both ways under {@code work} and compares everything. */
+    /** Compacts {@code in} into {@code outDir} and a copy with Kafka under {@code work}; compares everything. */
     static CompactResult sameAsKafka(Path in, CompactSettings s, Path work) throws Exception {
+        try (KafkaCleanerOracle.Session kafka = KafkaCleanerOracle.open(in, work.resolve("kafka").resolve(in.getFileName()), s)) {
+            return sameAsKafka(in, s, work.resolve("ours"), kafka);
+        }
+    }
+
+    /** Compacts {@code in} into {@code outDir}, cleans Kafka's open copy with the same settings; compares everything. */
+    static CompactResult sameAsKafka(Path in, CompactSettings s, Path outDir, KafkaCleanerOracle.Session session) throws Exception {
         Map<String, byte[]> before = contents(in);
-        CompactResult ours = Compactor.compact(in, s, work.resolve("ours"));
-        Path kafkaDir = work.resolve("kafka").resolve(in.getFileName());
-        KafkaCleanerOracle.Result kafka = KafkaCleanerOracle.clean(in, kafkaDir, s);
+        CompactResult ours = Compactor.compact(in, s, outDir);
+        Path kafkaDir = session.dir();
+        KafkaCleanerOracle.Result kafka = session.clean(s);
         assertThat(contents(in)).as("the input is never modified").containsExactlyInAnyOrderEntriesOf(before);
 
         String what = in + " with " + s;
@@ -74,8 +88,8 @@ class CompactKafkaTest {
             assertThat(r.bufferUtilization()).isEqualTo(k.bufferUtilization());
         }
 
-        Path outDir = ours.partitionDir().orElseThrow();
-        TreeMap<Long, Path> mine = segmentLogs(outDir);
+        Path ourDir = ours.partitionDir().orElseThrow();
+        TreeMap<Long, Path> mine = segmentLogs(ourDir);
         TreeMap<Long, Path> theirs = segmentLogs(kafkaDir);
         long logEnd = stats.logEndOffset();
         // Kafka's roll leaves an empty active segment at the log end: not a segment of the input
@@ -89,7 +103,7 @@ class CompactKafkaTest {
             String name = String.format("%020d", base);
             for (String ext : exts) {
                 Path k = kafkaDir.resolve(name + ext);
-                Path o = outDir.resolve(name + ext);
+                Path o = ourDir.resolve(name + ext);
                 assertThat(Files.exists(o)).as(name + ext + " exists: " + what).isEqualTo(Files.exists(k));
                 if (Files.exists(k)) {
                     byte[] kb = Files.readAllBytes(k);
@@ -100,6 +114,19 @@ class CompactKafkaTest {
                     }
                 }
             }
+        }
+        if (System.getenv("COMPACT_DEBUG") != null) {
+            long txn = 0;
+            try (Stream<Path> f = Files.list(ourDir)) {
+                txn = f.filter(p -> p.toString().endsWith(".txnindex")).count();
+            }
+            System.err.println("COMPACT " + in.getFileName() + " rounds=" + stats.rounds().size() + " copied="
+                    + stats.rounds().stream().mapToLong(CompactStats.Round::batchesCopied).sum() + " rebuilt="
+                    + stats.rounds().stream().mapToLong(CompactStats.Round::batchesRebuilt).sum() + " empty="
+                    + stats.rounds().stream().mapToLong(CompactStats.Round::emptyBatchesWritten).sum() + " dropped="
+                    + stats.rounds().stream().mapToLong(CompactStats.Round::batchesDropped).sum() + " txnindex=" + txn
+                    + " segsIn=" + stats.segmentsIn() + " segsOut=" + stats.segmentsOut() + " lso=" + stats.lastStableOffset()
+                    + " leo=" + stats.logEndOffset() + " producers=" + stats.activeProducers());
         }
         return ours;
     }

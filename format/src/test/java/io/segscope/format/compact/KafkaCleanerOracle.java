@@ -65,8 +65,19 @@ final class KafkaCleanerOracle {
         };
     }
 
-    /** Copies {@code source} to {@code copy} (a directory of the same name, not existing yet) and cleans the copy. */
+    /** Copies {@code source} to {@code copy} (a directory of the same name, not existing yet), cleans the copy and closes it. */
     static Result clean(Path source, Path copy, CompactSettings s) throws Exception {
+        try (Session session = open(source, copy, s)) {
+            return session.clean(s);
+        }
+    }
+
+    /**
+     * Copies {@code source} to {@code copy} and opens the copy; {@link Session#clean} may then run
+     * several times on the same open log, as a broker's cleaner does on a live partition (the
+     * {@code .txnindex} files it wrote are read back as written, the producer state kept).
+     */
+    static Session open(Path source, Path copy, CompactSettings s) throws Exception {
         Files.createDirectories(copy);
         try (Stream<Path> files = Files.list(source)) {
             for (Path f : files.toList()) {
@@ -76,23 +87,62 @@ final class KafkaCleanerOracle {
                 }
             }
         }
-        Map<String, Object> props = new HashMap<>();
-        props.put("cleanup.policy", "compact");
-        props.put("delete.retention.ms", Long.toString(s.deleteRetentionMs()));
-        props.put("min.compaction.lag.ms", Long.toString(s.minCompactionLagMs()));
-        props.put(LogConfig.INTERNAL_SEGMENT_BYTES_CONFIG, Integer.toString(s.segmentBytes()));
-        props.put("segment.index.bytes", Integer.toString(s.maxIndexBytes()));
-        props.put("index.interval.bytes", Integer.toString(s.indexIntervalBytes()));
-        props.put("max.message.bytes", Integer.toString(s.maxMessageBytes()));
-        props.put("file.delete.delay.ms", "3600000");
-        LogConfig config = new LogConfig(props);
-        Time time = fixed(s.now());
-        KafkaScheduler scheduler = new KafkaScheduler(1);
-        scheduler.startup();
-        UnifiedLog log = UnifiedLog.create(copy.toFile(), config, 0L, 0L, scheduler, new BrokerTopicStats(), time,
-                60_000, new ProducerStateManagerConfig((int) Math.min(Integer.MAX_VALUE, s.producerIdExpirationMs()), false),
-                600_000, new LogDirFailureChannel(1), false, Optional.empty());
-        try {
+        return new Session(copy, s);
+    }
+
+    /** A copy opened by Kafka's {@code UnifiedLog}, with a clock that each {@link #clean} sets. */
+    static final class Session implements AutoCloseable {
+        private final KafkaScheduler scheduler = new KafkaScheduler(1);
+        private final long[] now = new long[1];
+        private final Time time;
+        private final UnifiedLog log;
+        private final Path dir;
+
+        Session(Path copy, CompactSettings s) throws Exception {
+            this.dir = copy;
+            Map<String, Object> props = new HashMap<>();
+            props.put("cleanup.policy", "compact");
+            props.put("delete.retention.ms", Long.toString(s.deleteRetentionMs()));
+            props.put("min.compaction.lag.ms", Long.toString(s.minCompactionLagMs()));
+            props.put(LogConfig.INTERNAL_SEGMENT_BYTES_CONFIG, Integer.toString(s.segmentBytes()));
+            props.put("segment.index.bytes", Integer.toString(s.maxIndexBytes()));
+            props.put("index.interval.bytes", Integer.toString(s.indexIntervalBytes()));
+            props.put("max.message.bytes", Integer.toString(s.maxMessageBytes()));
+            props.put("file.delete.delay.ms", "3600000");
+            LogConfig config = new LogConfig(props);
+            now[0] = s.now();
+            time = new Time() {
+                @Override
+                public long milliseconds() {
+                    return now[0];
+                }
+
+                @Override
+                public long nanoseconds() {
+                    return System.nanoTime();
+                }
+
+                @Override
+                public void sleep(long ms) {
+                }
+
+                @Override
+                public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {
+                }
+            };
+            scheduler.startup();
+            log = UnifiedLog.create(copy.toFile(), config, 0L, 0L, scheduler, new BrokerTopicStats(), time,
+                    60_000, new ProducerStateManagerConfig((int) Math.min(Integer.MAX_VALUE, s.producerIdExpirationMs()), false),
+                    600_000, new LogDirFailureChannel(1), false, Optional.empty());
+        }
+
+        Path dir() {
+            return dir;
+        }
+
+        /** Cleaning passes with the settings' clock, from the settings' first dirty offset until nothing is dirty. */
+        Result clean(CompactSettings s) throws Exception {
+            now[0] = s.now();
             long logEnd = log.logEndOffset();
             log.updateHighWatermark(s.highWatermark() < 0 ? logEnd : s.highWatermark());
             log.removeExpiredProducers(s.now());
@@ -105,12 +155,13 @@ final class KafkaCleanerOracle {
             List<Long> ends = new ArrayList<>();
             List<CleanerStats> stats = new ArrayList<>();
             while (true) {
-                long uncleanable = Math.min(log.lastStableOffset(), log.activeSegment().baseOffset());
+                long active = log.activeSegment().baseOffset();
+                long uncleanable = Math.min(log.lastStableOffset(), active);
                 if (s.cleanUpTo() >= 0) {
                     uncleanable = Math.min(uncleanable, s.cleanUpTo());
                 }
-                if (s.minCompactionLagMs() > 0 && firstDirty <= log.activeSegment().baseOffset()) {
-                    for (var seg : log.logSegments(firstDirty, log.activeSegment().baseOffset())) {
+                if (s.minCompactionLagMs() > 0 && firstDirty <= active) {
+                    for (var seg : log.logSegments(firstDirty, active)) {
                         if (seg.largestTimestamp() > s.now() - s.minCompactionLagMs()) {
                             uncleanable = Math.min(uncleanable, seg.baseOffset());
                             break;
@@ -127,7 +178,10 @@ final class KafkaCleanerOracle {
                 firstDirty = r.getKey();
             }
             return new Result(ends, stats);
-        } finally {
+        }
+
+        @Override
+        public void close() throws Exception {
             log.close();
             scheduler.shutdown();
         }

@@ -67,9 +67,9 @@ final class RandomPartition {
                 // old producers write early, recent ones late: some are expired at NOW, some active
                 long ts = NOW - 3 * 3_600_000L + (long) i * 3 * 3_600_000L / batches + gen.intBetween(-1000, 1000);
                 int kind = gen.intBetween(0, 9);
-                long pid = kind <= 3 ? -1L : kind <= 5 ? 1000 + gen.intBetween(0, 2) : 2000 + gen.intBetween(0, 2);
+                long pid = kind <= 4 ? -1L : kind <= 6 ? 1000 + gen.intBetween(0, 2) : 2000 + gen.intBetween(0, 2);
                 boolean txnProducer = pid >= 2000;
-                if (txnProducer && inTxn.getOrDefault(pid, false) && gen.oneIn(3)) {
+                if (txnProducer && inTxn.getOrDefault(pid, false) && gen.bool()) {
                     int[] st = seqs.get(pid);
                     ControlRecordType type = gen.bool() ? ControlRecordType.COMMIT : ControlRecordType.ABORT;
                     MemoryRecords marker = MemoryRecords.withEndTransactionMarker(offset, ts, epoch, pid, (short) st[0],
@@ -83,6 +83,18 @@ final class RandomPartition {
                     }
                     maybeRoll(gen, log);
                     continue;
+                }
+                if (i == batches - 1) {
+                    // most transactions end before the log does, so the last stable offset is not stuck at the start
+                    for (Map.Entry<Long, Boolean> t : inTxn.entrySet()) {
+                        if (t.getValue() && !gen.oneIn(4)) {
+                            ControlRecordType type = gen.bool() ? ControlRecordType.COMMIT : ControlRecordType.ABORT;
+                            log.appendAsFollower(MemoryRecords.withEndTransactionMarker(offset, ts, epoch, t.getKey(),
+                                    (short) seqs.get(t.getKey())[0], new EndTransactionMarker(type, 0)), epoch);
+                            offset++;
+                            t.setValue(false);
+                        }
+                    }
                 }
                 int[] st = pid < 0 ? null : seqs.computeIfAbsent(pid, p -> new int[] {0, 0});
                 boolean transactional = txnProducer;
