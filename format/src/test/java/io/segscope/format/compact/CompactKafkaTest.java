@@ -99,9 +99,16 @@ class CompactKafkaTest {
         assertThat(mine.keySet()).as("segments: " + what).containsExactlyElementsOf(theirs.keySet());
         for (long base : mine.keySet()) {
             boolean cleaned = base < stats.cleanerCheckpoint();
-            List<String> exts = cleaned ? List.of(".log", ".index", ".timeindex", ".txnindex") : List.of(".log");
             String name = String.format("%020d", base);
-            for (String ext : exts) {
+            if (!cleaned) {
+                // copied as it is; Kafka's recovery of its copy may have cut a torn tail
+                byte[] kb = Files.readAllBytes(kafkaDir.resolve(name + ".log"));
+                byte[] ob = Files.readAllBytes(ourDir.resolve(name + ".log"));
+                assertThat(Arrays.equals(kb, 0, kb.length, ob, 0, Math.min(kb.length, ob.length)) && kb.length <= ob.length)
+                        .as(name + ".log (not cleaned) is Kafka's, maybe with a torn tail: " + what).isTrue();
+                continue;
+            }
+            for (String ext : List.of(".log", ".index", ".timeindex", ".txnindex")) {
                 Path k = kafkaDir.resolve(name + ext);
                 Path o = ourDir.resolve(name + ext);
                 assertThat(Files.exists(o)).as(name + ext + " exists: " + what).isEqualTo(Files.exists(k));
