@@ -106,9 +106,58 @@ public final class Compactor {
         }
     }
 
+    /**
+     * Writes under {@code outDir} the smallest partition a coordinator loads into the same state: the
+     * latest record of each key when it has a value, committed data only, no markers (see
+     * {@code CoordinatorSnapshot}); the settings give segment.bytes and index.interval.bytes. Not
+     * Kafka's cleaner output.
+     */
+    public static CompactResult snapshot(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
+        Path in = partitionDir.toRealPath();
+        Files.createDirectories(outDir);
+        Path out = outDir.toRealPath();
+        if (out.startsWith(in)) {
+            throw new IllegalArgumentException("refusing to write into the input " + in);
+        }
+        Path target = out.resolve(in.getFileName());
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
+        }
+        Path work = Files.createTempDirectory(out, "." + in.getFileName() + ".snapshot-");
+        boolean ok = false;
+        try {
+            Compactor c = new Compactor(in, settings, work, false);
+            ProducerReplay replay = c.scan();
+            long logEnd = c.log.isEmpty() ? 0 : c.log.get(c.log.size() - 1).nextOffset;
+            CompactStats.Round round = new CoordinatorSnapshot(c.log, replay, settings).write(work, in);
+            for (SourceSegment s : c.inputs) {
+                s.close();
+            }
+            for (String side : List.of("partition.metadata", "leader-epoch-checkpoint")) {
+                if (Files.isRegularFile(in.resolve(side))) {
+                    Files.copy(in.resolve(side), work.resolve(side), StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+            int segmentsOut;
+            try (Stream<Path> s = Files.list(work)) {
+                segmentsOut = (int) s.filter(p -> SEGMENT.matcher(p.getFileName().toString()).matches()).count();
+            }
+            CompactStats stats = new CompactStats(List.of(round), logEnd, logEnd, replay.lastStableOffset(logEnd), 0,
+                    logEnd, c.inputs.size(), segmentsOut);
+            Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+            ok = true;
+            return new CompactResult(java.util.Optional.of(target), stats);
+        } finally {
+            if (!ok) {
+                deleteTree(work);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- the passes
 
-    private CompactStats run() throws IOException {
+    /** Maps every input segment and replays the producers. */
+    private ProducerReplay scan() throws IOException {
         List<Path> logs;
         try (Stream<Path> s = Files.list(input)) {
             logs = s.filter(p -> SEGMENT.matcher(p.getFileName().toString()).matches()).sorted().toList();
@@ -123,6 +172,11 @@ public final class Compactor {
             inputs.add(seg);
         }
         log = new ArrayList<>(inputs);
+        return replay;
+    }
+
+    private CompactStats run() throws IOException {
+        ProducerReplay replay = scan();
         long logEnd = log.isEmpty() ? 0 : log.get(log.size() - 1).nextOffset;
         long hw = settings.highWatermark() < 0 ? logEnd : Math.min(settings.highWatermark(), logEnd);
         Map<Long, CompactSettings.LastRecord> producers = settings.producers() != null

@@ -88,6 +88,12 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
         return out;
     }
 
+    /** The first offset of the producer's open transaction, or -1 when it has none. */
+    long openTransactionFirstOffset(long producerId) {
+        Entry e = producers.get(producerId);
+        return e == null ? -1L : e.txnFirstOffset;
+    }
+
     /** Kafka's last stable offset for a high watermark. */
     long lastStableOffset(long highWatermark) {
         long lso = highWatermark;

@@ -114,6 +114,55 @@ class CompactPropertyTest {
         });
     }
 
+    /**
+     * The coordinator snapshot loads into the same committed offsets and groups, with no tombstone,
+     * no control batch and no transactional batch left, and verifies clean.
+     */
+    @TestFactory
+    Stream<DynamicTest> snapshotLoadsTheSameOffsets() {
+        return Tries.of(0x5AA95407L, 60, gen -> {
+            try {
+                Path dir = Files.createDirectories(tmp.resolve(gen.seed() + "/in"));
+                RandomOffsetsLog log = new RandomOffsetsLog(gen);
+                log.write(dir, log.size());
+                Path in = dir.resolve("__consumer_offsets-7");
+                normalize(in);
+                if (System.getenv("COMPACT_KEEP") != null) {
+                    Path keep = Files.createDirectories(Path.of(System.getenv("COMPACT_KEEP"), "__consumer_offsets-7"));
+                    try (Stream<Path> all = Files.list(in)) {
+                        for (Path p : all.toList()) {
+                            Files.copy(p, keep.resolve(p.getFileName()));
+                        }
+                    }
+                }
+                CompactSettings s = CompactSettings.defaults(RandomPartition.NOW)
+                        .withSegmentBytes(gen.choose(CompactSettings.DEFAULT_SEGMENT_BYTES, 2_000));
+                Path out = Compactor.snapshot(in, s, tmp.resolve(gen.seed() + "/out")).partitionDir().orElseThrow();
+                assertThat(Verifier.verifyAll(FileEntry.of(out))).allMatch(f -> f.severity() == Severity.INFO);
+                for (Path seg : CompactKafkaTest.segmentLogs(out).values()) {
+                    try (BatchReader reader = new BatchReader(MappedSource.open(seg))) {
+                        while (reader.next()) {
+                            Batch b = reader.batch();
+                            assertThat(b.isControl() || b.isTransactional() || b.producerId() >= 0).isFalse();
+                            RecordIterator it = b.records();
+                            while (it.next()) {
+                                assertThat(it.record().hasValue()).as("no tombstone").isTrue();
+                            }
+                        }
+                    }
+                }
+                ReplayResult before = replay(in);
+                if (!before.problems().isEmpty() || transactionalTombstone(in)) {
+                    return;
+                }
+                ReplayResult after = replay(out);
+                assertThat(view(after.offsets())).as("committed offsets").isEqualTo(view(before.offsets()));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
     @TestFactory
     Stream<DynamicTest> dryRunReportsWhatARunDoes() {
         return Tries.of(0xD5E5L, 12, gen -> {
