@@ -11,8 +11,9 @@ import java.util.Map;
  *                                transaction markers outlive their first cleaning
  * @param minCompactionLagMs      {@code min.compaction.lag.ms}: segments with a newer largest
  *                                timestamp are not cleaned
- * @param maxCompactionLagMs      {@code max.compaction.lag.ms}: reported only (which dirty
- *                                segments are overdue); it does not change what is cleaned here
+ * @param maxCompactionLagMs      {@code max.compaction.lag.ms}: only decides when a broker's
+ *                                cleaner picks the partition; offline every dirty byte is cleaned,
+ *                                so it changes nothing here (kept for the command's settings)
  * @param segmentBytes            {@code segment.bytes}: the most log bytes one cleaned segment groups
  * @param maxIndexBytes           {@code segment.index.bytes}: the most index bytes one cleaned
  *                                segment groups

@@ -50,6 +50,8 @@ public final class Compactor {
     private long logStartOffset;
     private long activeBaseOffset;
     private final List<CompactStats.Round> rounds = new ArrayList<>();
+    /** Segments after the last pass when it was not written (a dry run), else -1. */
+    private int projectedSegments = -1;
 
     private Compactor(Path input, CompactSettings settings, Path work, boolean dryRun) {
         this.input = input;
@@ -225,7 +227,7 @@ public final class Compactor {
             }
         }
         CompactStats stats = new CompactStats(List.copyOf(rounds), logEnd, hw, lso, producers.size(), checkpoint,
-                segmentsIn, log.size());
+                segmentsIn, projectedSegments >= 0 ? projectedSegments : log.size());
         return stats;
     }
 
@@ -298,7 +300,9 @@ public final class Compactor {
                 c.invalidMessages, map.slots(), map.size(), map.utilization(), c.batchesCopied, c.batchesRebuilt,
                 c.emptyBatchesWritten, c.batchesDropped, t1 - t0, t2 - t1));
 
-        if (write) {
+        if (!write) {
+            projectedSegments = groups.size() + log.size() - replaced;
+        } else {
             List<SourceSegment> next = new ArrayList<>(cleaned);
             for (int i = 0; i < log.size(); i++) {
                 SourceSegment s = log.get(i);

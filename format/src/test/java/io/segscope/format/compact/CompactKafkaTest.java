@@ -55,7 +55,8 @@ class CompactKafkaTest {
                 .withIndexIntervalBytes(gen.choose(4096, 100, 0))
                 .withDedupeBufferBytes(gen.choose(CompactSettings.DEFAULT_DEDUPE_BUFFER_BYTES, 24L * 12, 24L * 3, 24L * 40))
                 .withProducerIdExpirationMs(gen.choose(3_600_000L, 86_400_000L))
-                .withMinCompactionLagMs(gen.oneIn(5) ? 3_600_000L : 0L);
+                .withMinCompactionLagMs(gen.oneIn(5) ? 3_600_000L : 0L)
+                .withHighWatermark(gen.oneIn(5) ? gen.intBetween(0, 400) : -1L);
     }
 
     /** Compacts {@code in} into {@code outDir} and a copy with Kafka under {@code work}; compares everything. */

@@ -174,6 +174,7 @@ class CompactPropertyTest {
                 assertThat(withoutTimes(dry)).isEqualTo(withoutTimes(real).subList(0, dry.rounds().size()));
                 assertThat(dry.rounds().size()).isEqualTo(real.rounds().size());
                 assertThat(dry.cleanerCheckpoint()).isEqualTo(real.cleanerCheckpoint());
+                assertThat(dry.segmentsOut()).isEqualTo(real.segmentsOut());
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
