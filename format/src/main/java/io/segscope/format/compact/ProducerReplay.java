@@ -6,7 +6,6 @@ import io.segscope.format.record.RecordIterator;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The partition's producer state as Kafka 4.4.0's recovery rebuilds it from the log (no snapshot,
@@ -14,8 +13,7 @@ import java.util.TreeMap;
  * batch (forgotten when a marker or batch brings a new epoch), its last timestamp and the first
  * offset of its open transaction. From it: the active producers the cleaner keeps the last batch of
  * (those idle less than {@code producer.id.expiration.ms}, or inside a transaction) and the last
- * stable offset (the first offset of an open transaction, or of a finished one whose marker is at
- * or past the high watermark).
+ * stable offset (the first offset of an open transaction, at most the high watermark).
  */
 final class ProducerReplay implements SourceSegment.BatchVisitor {
     private static final class Entry {
@@ -26,8 +24,6 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
     }
 
     private final Map<Long, Entry> producers = new HashMap<>();
-    /** Finished transactions: marker offset to first offset (for the LSO below the high watermark). */
-    private final TreeMap<Long, Long> finished = new TreeMap<>();
 
     @Override
     public void batch(Batch b) {
@@ -49,8 +45,6 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
                 e.epoch = b.producerEpoch();
                 producers.put(b.producerId(), e);
             }
-            long first = e.txnFirstOffset >= 0 ? e.txnFirstOffset : b.baseOffset();
-            finished.put(b.lastOffset(), first);
             newEpoch(e, b.producerEpoch());
             e.txnFirstOffset = -1L;
             e.lastTimestamp = b.maxTimestamp();
@@ -94,17 +88,17 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
         return e == null ? -1L : e.txnFirstOffset;
     }
 
-    /** Kafka's last stable offset for a high watermark. */
+    /**
+     * Kafka's last stable offset for a high watermark, as a log just loaded has it: the first offset
+     * of the earliest open transaction, at most the high watermark. (A live broker also holds it back
+     * for transactions whose marker is not yet below the high watermark; a loaded log has forgotten
+     * those, and so does this.)
+     */
     long lastStableOffset(long highWatermark) {
         long lso = highWatermark;
         for (Entry e : producers.values()) {
             if (e.txnFirstOffset >= 0 && e.txnFirstOffset < lso) {
                 lso = e.txnFirstOffset;
-            }
-        }
-        for (Map.Entry<Long, Long> f : finished.tailMap(highWatermark, true).entrySet()) {
-            if (f.getValue() < lso) {
-                lso = f.getValue();
             }
         }
         return lso;

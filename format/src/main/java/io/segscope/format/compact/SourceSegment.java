@@ -79,7 +79,8 @@ final class SourceSegment {
         sizer.finish();
         offsetIndexEntries = sizer.offsetEntries;
         timeIndexEntries = sizer.timeEntries;
-        largestTimestamp = sizer.maxTimestamp;
+        // LogSegment.largestTimestamp: the file's modification time when no batch has a timestamp
+        largestTimestamp = sizer.maxTimestamp >= 0 ? sizer.maxTimestamp : lastModifiedMs;
         indexOffsets = Arrays.copyOf(sizer.offsets, sizer.offsetEntries);
         indexPositions = Arrays.copyOf(sizer.positions, sizer.offsetEntries);
     }

@@ -49,7 +49,8 @@ class CompactKafkaTest {
     static CompactSettings settings(Gen gen) {
         return CompactSettings.defaults(RandomPartition.NOW)
                 .withDeleteRetentionMs(gen.choose(0L, 1_000L, 86_400_000L))
-                .withCleanUpTo(gen.oneIn(4) ? -1L : Long.MAX_VALUE)
+                .withCleanUpTo(gen.oneIn(4) ? -1L : gen.oneIn(6) ? gen.intBetween(0, 400) : Long.MAX_VALUE)
+                .withFirstDirtyOffset(gen.oneIn(6) ? gen.intBetween(0, 400) : -1L)
                 .withSegmentBytes(gen.choose(CompactSettings.DEFAULT_SEGMENT_BYTES, 3_000, 20_000))
                 .withMaxIndexBytes(gen.choose(CompactSettings.DEFAULT_MAX_INDEX_BYTES, 1024, 2400))
                 .withIndexIntervalBytes(gen.choose(4096, 100, 0))
@@ -75,6 +76,15 @@ class CompactKafkaTest {
         assertThat(contents(in)).as("the input is never modified").containsExactlyInAnyOrderEntriesOf(before);
 
         String what = in + " with " + s;
+        if (System.getenv("COMPACT_DEBUG") != null) {
+            for (CompactStats.Round r : ours.stats().rounds()) {
+                System.err.println("OURS " + r.firstDirtyOffset() + " " + r.firstUncleanableOffset() + " -> " + r.endOffset()
+                        + " map " + r.mapEntries() + " mapMsgs " + r.mapMessagesRead());
+            }
+            for (int i = 0; i < kafka.stats().size(); i++) {
+                System.err.println("KAFKA -> " + kafka.endOffsets().get(i) + " mapMsgs " + kafka.stats().get(i).mapMessagesRead());
+            }
+        }
         CompactStats stats = ours.stats();
         assertThat(stats.rounds().stream().map(CompactStats.Round::endOffset).toList())
                 .as("passes and their end offsets: " + what).isEqualTo(kafka.endOffsets());

@@ -152,6 +152,9 @@ final class KafkaCleanerOracle {
             Cleaner cleaner = new Cleaner(0, new SkimpyOffsetMap(s.mapMemory()), s.readBufferBytes(), s.maxMessageBytes(),
                     s.loadFactor(), new Throttler(Double.MAX_VALUE, 300, "cleaner-io", "bytes", time), time, tp -> { });
             long firstDirty = s.firstDirtyOffset() < 0 ? log.logStartOffset() : s.firstDirtyOffset();
+            if (firstDirty < log.logStartOffset() || firstDirty > log.logEndOffset()) {
+                firstDirty = log.logStartOffset();   // LogCleanerManager.cleanableOffsets' reset of a bad checkpoint
+            }
             List<Long> ends = new ArrayList<>();
             List<CleanerStats> stats = new ArrayList<>();
             while (true) {
@@ -169,6 +172,14 @@ final class KafkaCleanerOracle {
                     }
                 }
                 LogToClean ltc = new LogToClean(log, firstDirty, Math.max(firstDirty, uncleanable), false);
+                if (System.getenv("COMPACT_DEBUG") != null) {
+                    StringBuilder b = new StringBuilder("KAFKA segs");
+                    for (var seg : log.logSegments()) {
+                        b.append(' ').append(seg.baseOffset()).append('/').append(seg.size()).append('/').append(seg.largestTimestamp());
+                    }
+                    System.err.println(b + " lso " + log.lastStableOffset() + " active " + log.activeSegment().baseOffset()
+                            + " uncleanable " + uncleanable + " fu " + ltc.firstUncleanableOffset());
+                }
                 if (ltc.cleanableBytes() == 0) {
                     break;
                 }
