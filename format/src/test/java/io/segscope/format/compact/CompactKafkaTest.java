@@ -76,15 +76,6 @@ class CompactKafkaTest {
         assertThat(contents(in)).as("the input is never modified").containsExactlyInAnyOrderEntriesOf(before);
 
         String what = in + " with " + s;
-        if (System.getenv("COMPACT_DEBUG") != null) {
-            for (CompactStats.Round r : ours.stats().rounds()) {
-                System.err.println("OURS " + r.firstDirtyOffset() + " " + r.firstUncleanableOffset() + " -> " + r.endOffset()
-                        + " map " + r.mapEntries() + " mapMsgs " + r.mapMessagesRead());
-            }
-            for (int i = 0; i < kafka.stats().size(); i++) {
-                System.err.println("KAFKA -> " + kafka.endOffsets().get(i) + " mapMsgs " + kafka.stats().get(i).mapMessagesRead());
-            }
-        }
         CompactStats stats = ours.stats();
         assertThat(stats.rounds().stream().map(CompactStats.Round::endOffset).toList())
                 .as("passes and their end offsets: " + what).isEqualTo(kafka.endOffsets());
@@ -132,19 +123,6 @@ class CompactKafkaTest {
                     }
                 }
             }
-        }
-        if (System.getenv("COMPACT_DEBUG") != null) {
-            long txn = 0;
-            try (Stream<Path> f = Files.list(ourDir)) {
-                txn = f.filter(p -> p.toString().endsWith(".txnindex")).count();
-            }
-            System.err.println("COMPACT " + in.getFileName() + " rounds=" + stats.rounds().size() + " copied="
-                    + stats.rounds().stream().mapToLong(CompactStats.Round::batchesCopied).sum() + " rebuilt="
-                    + stats.rounds().stream().mapToLong(CompactStats.Round::batchesRebuilt).sum() + " empty="
-                    + stats.rounds().stream().mapToLong(CompactStats.Round::emptyBatchesWritten).sum() + " dropped="
-                    + stats.rounds().stream().mapToLong(CompactStats.Round::batchesDropped).sum() + " txnindex=" + txn
-                    + " segsIn=" + stats.segmentsIn() + " segsOut=" + stats.segmentsOut() + " lso=" + stats.lastStableOffset()
-                    + " leo=" + stats.logEndOffset() + " producers=" + stats.activeProducers());
         }
         return ours;
     }

@@ -67,25 +67,6 @@ class CompactPropertyTest {
                     CompactResult twice = CompactKafkaTest.sameAsKafka(once.partitionDir().orElseThrow(), s,
                             work.resolve("twice"), kafka);
                     ReplayResult before = replay(in);
-                    if (System.getenv("COMPACT_KEEP") != null) {
-                        Path keep = Path.of(System.getenv("COMPACT_KEEP"), gen.seed() + "");
-                        try (Stream<Path> all = Files.walk(work)) {
-                            for (Path p : all.toList()) {
-                                Path t = keep.resolve(work.relativize(p).toString());
-                                if (Files.isDirectory(p)) {
-                                    Files.createDirectories(t);
-                                } else {
-                                    Files.copy(p, t);
-                                }
-                            }
-                        }
-                        Files.createDirectories(keep.resolve("input"));
-                        try (Stream<Path> all = Files.list(in)) {
-                            for (Path p : all.toList()) {
-                                Files.copy(p, keep.resolve("input").resolve(p.getFileName()));
-                            }
-                        }
-                    }
                     for (CompactResult r : List.of(once, twice)) {
                         Path out = r.partitionDir().orElseThrow();
                         List<Finding> findings = Verifier.verifyAll(FileEntry.of(out));
@@ -127,14 +108,6 @@ class CompactPropertyTest {
                 log.write(dir, log.size());
                 Path in = dir.resolve("__consumer_offsets-7");
                 normalize(in);
-                if (System.getenv("COMPACT_KEEP") != null) {
-                    Path keep = Files.createDirectories(Path.of(System.getenv("COMPACT_KEEP"), "__consumer_offsets-7"));
-                    try (Stream<Path> all = Files.list(in)) {
-                        for (Path p : all.toList()) {
-                            Files.copy(p, keep.resolve(p.getFileName()));
-                        }
-                    }
-                }
                 CompactSettings s = CompactSettings.defaults(RandomPartition.NOW)
                         .withSegmentBytes(gen.choose(CompactSettings.DEFAULT_SEGMENT_BYTES, 2_000));
                 Path out = Compactor.snapshot(in, s, tmp.resolve(gen.seed() + "/out")).partitionDir().orElseThrow();

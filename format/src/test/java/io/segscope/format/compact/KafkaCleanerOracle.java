@@ -172,14 +172,6 @@ final class KafkaCleanerOracle {
                     }
                 }
                 LogToClean ltc = new LogToClean(log, firstDirty, Math.max(firstDirty, uncleanable), false);
-                if (System.getenv("COMPACT_DEBUG") != null) {
-                    StringBuilder b = new StringBuilder("KAFKA segs");
-                    for (var seg : log.logSegments()) {
-                        b.append(' ').append(seg.baseOffset()).append('/').append(seg.size()).append('/').append(seg.largestTimestamp());
-                    }
-                    System.err.println(b + " lso " + log.lastStableOffset() + " active " + log.activeSegment().baseOffset()
-                            + " uncleanable " + uncleanable + " fu " + ltc.firstUncleanableOffset());
-                }
                 if (ltc.cleanableBytes() == 0) {
                     break;
                 }
