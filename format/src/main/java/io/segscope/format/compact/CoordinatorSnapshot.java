@@ -32,7 +32,7 @@ final class CoordinatorSnapshot {
     private final ReaderOptions options = ReaderOptions.defaults();
     private final BatchBuilder builder = new BatchBuilder();
     private final RecordHeaders headers = new RecordHeaders();
-    private byte[] scratch = new byte[4096];
+    private final Scratch scratch = new Scratch();
     private ByteBuffer keyCopy = ByteBuffer.allocate(256);
     private int[] headerAt = new int[32];
     private final Counters c = new Counters();
@@ -205,9 +205,9 @@ final class CoordinatorSnapshot {
         ByteBuffer buf = r.buffer();
         int used = 0;
         int keyAt = used;
-        used = copy(buf, r.keyOffset(), r.keyLength(), used);
+        used = scratch.copy(buf, r.keyOffset(), r.keyLength(), used);
         int valueAt = used;
-        used = copy(buf, r.valueOffset(), r.valueLength(), used);
+        used = scratch.copy(buf, r.valueOffset(), r.valueLength(), used);
         headers.clear();
         int n = 0;
         if (r.headerCount() > 0) {
@@ -218,28 +218,18 @@ final class CoordinatorSnapshot {
                 }
                 headerAt[4 * n] = used;
                 headerAt[4 * n + 1] = h.keyLength();
-                used = copy(buf, h.keyOffset(), h.keyLength(), used);
+                used = scratch.copy(buf, h.keyOffset(), h.keyLength(), used);
                 headerAt[4 * n + 2] = used;
                 headerAt[4 * n + 3] = h.valueLength();
-                used = copy(buf, h.valueOffset(), h.valueLength(), used);
+                used = scratch.copy(buf, h.valueOffset(), h.valueLength(), used);
                 n++;
             }
             for (int i = 0; i < n; i++) {
-                headers.add(scratch, headerAt[4 * i], headerAt[4 * i + 1], scratch, headerAt[4 * i + 2], headerAt[4 * i + 3]);
+                headers.add(scratch.bytes(), headerAt[4 * i], headerAt[4 * i + 1], scratch.bytes(), headerAt[4 * i + 2], headerAt[4 * i + 3]);
             }
         }
-        builder.append(r.offset(), r.timestamp(), scratch, keyAt, r.keyLength(), scratch, valueAt, r.valueLength(),
+        builder.append(r.offset(), r.timestamp(), scratch.bytes(), keyAt, r.keyLength(), scratch.bytes(), valueAt, r.valueLength(),
                 n > 0 ? headers : RecordHeaders.NONE);
     }
 
-    private int copy(ByteBuffer buf, int from, int length, int at) {
-        if (length <= 0) {
-            return at;
-        }
-        if (at + length > scratch.length) {
-            scratch = Arrays.copyOf(scratch, Math.max(scratch.length * 2, at + length));
-        }
-        buf.get(from, scratch, at, length);
-        return at + length;
-    }
 }

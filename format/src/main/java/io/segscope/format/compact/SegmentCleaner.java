@@ -59,7 +59,7 @@ final class SegmentCleaner {
     private int[] headerSlices = new int[256];
     private int headerInts;
     private int[] headerAt = new int[256];
-    private byte[] scratch = new byte[16 * 1024];
+    private final Scratch scratch = new Scratch();
 
     SegmentCleaner(CompactSettings settings, KeyOffsetMap map, ReaderOptions options, long highWatermark,
                    Map<Long, CompactSettings.LastRecord> producers) {
@@ -312,10 +312,10 @@ final class SegmentCleaner {
             int used = 0;
             int keyLen = keptKey[2 * i + 1];
             int keyAt = used;
-            used = copy(buf, keptKey[2 * i], keyLen, used);
+            used = scratch.copy(buf, keptKey[2 * i], keyLen, used);
             int valueLen = keptValue[2 * i + 1];
             int valueAt = used;
-            used = copy(buf, keptValue[2 * i], valueLen, used);
+            used = scratch.copy(buf, keptValue[2 * i], valueLen, used);
             headers.clear();
             int hStart = keptHeaderStart[i];
             int hEnd = keptHeaderStart[i + 1];
@@ -326,33 +326,21 @@ final class SegmentCleaner {
                 int[] hAt = headerAt;
                 for (int h = hStart; h < hEnd; h += 4) {
                     hAt[h - hStart] = used;
-                    used = copy(buf, headerSlices[h], headerSlices[h + 1], used);
+                    used = scratch.copy(buf, headerSlices[h], headerSlices[h + 1], used);
                     hAt[h - hStart + 2] = used;
-                    used = copy(buf, headerSlices[h + 2], headerSlices[h + 3], used);
+                    used = scratch.copy(buf, headerSlices[h + 2], headerSlices[h + 3], used);
                 }
                 for (int h = hStart; h < hEnd; h += 4) {
-                    headers.add(scratch, hAt[h - hStart], headerSlices[h + 1], scratch, hAt[h - hStart + 2], headerSlices[h + 3]);
+                    headers.add(scratch.bytes(), hAt[h - hStart], headerSlices[h + 1], scratch.bytes(), hAt[h - hStart + 2], headerSlices[h + 3]);
                 }
             }
-            builder.append(keptOffset[i], keptTimestamp[i], scratch, keyAt, keyLen, scratch, valueAt, valueLen,
+            builder.append(keptOffset[i], keptTimestamp[i], scratch.bytes(), keyAt, keyLen, scratch.bytes(), valueAt, valueLen,
                     hEnd > hStart ? headers : RecordHeaders.NONE);
         }
         if (!legacy) {
             builder.overrideLastOffset(b.lastOffset());
         }
         return builder.finish();
-    }
-
-    /** Copies a slice ({@code length} -1: null, nothing copied) into the scratch array at {@code at}. */
-    private int copy(ByteBuffer buf, int from, int length, int at) {
-        if (length <= 0) {
-            return at;
-        }
-        if (at + length > scratch.length) {
-            scratch = Arrays.copyOf(scratch, Math.max(scratch.length * 2, at + length));
-        }
-        buf.get(from, scratch, at, length);
-        return at + length;
     }
 
     /** {@code DefaultRecordBatch.writeEmptyHeader}: a 61-byte magic-2 header, no records, no delete horizon. */
