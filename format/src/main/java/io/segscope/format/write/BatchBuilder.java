@@ -67,6 +67,7 @@ public final class BatchBuilder {
     private long baseTimestamp;
     private long maxTimestamp;
     private long lastOffset;
+    private long lastOffsetOverride = -1L;
     private int count;
     private long uncompressedBytes;
 
@@ -101,6 +102,7 @@ public final class BatchBuilder {
         baseTimestamp = NO_TIMESTAMP;
         maxTimestamp = NO_TIMESTAMP;
         lastOffset = -1L;
+        lastOffsetOverride = -1L;
         count = 0;
         uncompressedBytes = 0;
         records = null;
@@ -158,6 +160,19 @@ public final class BatchBuilder {
             haveBaseTimestamp = false;
             baseTimestamp = NO_TIMESTAMP;
         }
+        return this;
+    }
+
+    /**
+     * Makes the header's last offset {@code lastOffset} rather than the last appended record's, as
+     * Kafka's {@code MemoryRecordsBuilder.overrideLastOffset} does when the cleaner rebuilds a batch
+     * (the producer's last sequence stays derivable from the batch). At least the last record's offset.
+     */
+    public BatchBuilder overrideLastOffset(long lastOffset) {
+        if (!open) {
+            throw new IllegalStateException("begin a batch first");
+        }
+        lastOffsetOverride = lastOffset;
         return this;
     }
 
@@ -322,7 +337,12 @@ public final class BatchBuilder {
         b.putInt(BatchView.PARTITION_LEADER_EPOCH_OFFSET, partitionLeaderEpoch);
         b.put(BatchView.MAGIC_OFFSET, (byte) 2);
         b.putShort(BatchView.ATTRIBUTES_OFFSET, (short) attributes);
-        b.putInt(BatchView.LAST_OFFSET_DELTA_OFFSET, (int) (lastOffset - baseOffset));
+        long last = lastOffsetOverride >= 0 ? lastOffsetOverride : lastOffset;
+        if (last < lastOffset || last - baseOffset > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("last offset " + last + " before the last record " + lastOffset
+                    + " or out of the batch's range from " + baseOffset);
+        }
+        b.putInt(BatchView.LAST_OFFSET_DELTA_OFFSET, (int) (last - baseOffset));
         b.putLong(BatchView.BASE_TIMESTAMP_OFFSET, baseTimestamp);
         b.putLong(BatchView.MAX_TIMESTAMP_OFFSET,
                 timestampType == TimestampType.LOG_APPEND_TIME ? logAppendTime : maxTimestamp);

@@ -44,7 +44,7 @@ import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
  * tombstones, KIP-848 consumer group records (members, epochs, assignments, deletions), unknown
  * record types. One record per batch, batch timestamps rising (with the odd step back).
  */
-final class RandomOffsetsLog {
+public final class RandomOffsetsLog {
     static final String[] GROUPS = {"g-a", "g,b é", "grp-🚀", "g-d", "g-e"};
     static final String[] TOPICS = {"t1", "topic ü", "t3"};
     static final int PARTITIONS = 3;
@@ -56,10 +56,15 @@ final class RandomOffsetsLog {
     }
 
     final List<Event> events = new ArrayList<>();
+
+    /** How many events (batches) the log has. */
+    public int size() {
+        return events.size();
+    }
     private final Gen gen;
     private long ts = 1_700_000_000_000L;
 
-    RandomOffsetsLog(Gen gen) {
+    public RandomOffsetsLog(Gen gen) {
         this.gen = gen;
         int n = gen.intBetween(1, 120);
         for (int i = 0; i < n; i++) {
@@ -204,7 +209,7 @@ final class RandomOffsetsLog {
     }
 
     /** The first {@code count} events as a log segment in {@code dir}/__consumer_offsets-7. */
-    List<LogFile> write(Path dir, int count) throws IOException {
+    public List<LogFile> write(Path dir, int count) throws IOException {
         Path part = dir.resolve("__consumer_offsets-7");
         Files.createDirectories(part);
         Path log = part.resolve("00000000000000000000.log");

@@ -1,0 +1,487 @@
+package io.segscope.format.compact;
+
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.write.SegmentWriter;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Compacts one partition directory offline as Kafka 4.4.0's log cleaner would (docs/format.md §4):
+ * the same passes (rounds), segment groups, records, batches, delete horizons, empty batches and
+ * {@code .txnindex}, byte for byte, for the same settings and clock.
+ *
+ * <pre>{@code
+ * CompactResult r = Compactor.compact(Path.of("/data/__consumer_offsets-7"), CompactSettings.defaults(now), outDir);
+ * // outDir/__consumer_offsets-7: cleaned segments, the segments past the cleaned section and the side files
+ * CompactStats s = Compactor.dryRun(partitionDir, settings).stats();   // the same figures, nothing written
+ * }</pre>
+ *
+ * Each pass follows {@code Cleaner.doClean}: build the key map over the dirty section [first dirty
+ * offset, first uncleanable offset) until it is full; regroup every segment below the map's end
+ * (the clean prefix too) by {@code segment.bytes} and {@code segment.index.bytes}; rewrite each
+ * group into one segment; continue from the map's end until nothing is dirty. The input is only
+ * read (mapped read-only); the output is built under a temporary name beside its final one and
+ * renamed into place once complete, so an interrupted run leaves nothing under the final name.
+ */
+public final class Compactor {
+    private static final Pattern SEGMENT = Pattern.compile("(\\d{20})\\.log");
+    private static final String[] SEGMENT_SUFFIXES = {".log", ".index", ".timeindex", ".txnindex"};
+
+    private final Path input;
+    private final CompactSettings settings;
+    private final ReaderOptions options;
+    private final Path work;
+    private final boolean dryRun;
+    private final List<SourceSegment> inputs = new ArrayList<>();
+    private List<SourceSegment> log = new ArrayList<>();
+    private long logStartOffset;
+    private long activeBaseOffset;
+    private final List<CompactStats.Round> rounds = new ArrayList<>();
+    /** Segments after the last pass when it was not written (a dry run), else -1. */
+    private int projectedSegments = -1;
+
+    private Compactor(Path input, CompactSettings settings, Path work, boolean dryRun) {
+        this.input = input;
+        this.settings = settings;
+        this.options = ReaderOptions.defaults();
+        this.work = work;
+        this.dryRun = dryRun;
+    }
+
+    /**
+     * Compacts {@code partitionDir} into a new directory of the same name under {@code outDir}, which
+     * must not exist yet.
+     */
+    public static CompactResult compact(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
+        Path in = partitionDir.toRealPath();
+        Files.createDirectories(outDir);
+        Path out = outDir.toRealPath();
+        if (out.startsWith(in)) {
+            throw new IllegalArgumentException("refusing to write into the input " + in);
+        }
+        Path target = out.resolve(in.getFileName());
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
+        }
+        Path work = Files.createTempDirectory(out, "." + in.getFileName() + ".compacting-");
+        boolean ok = false;
+        try {
+            Compactor c = new Compactor(in, settings, work, false);
+            CompactStats stats = c.run();
+            c.assemble();
+            Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+            ok = true;
+            return new CompactResult(java.util.Optional.of(target), stats);
+        } finally {
+            if (!ok) {
+                deleteTree(work);
+            }
+        }
+    }
+
+    /**
+     * The figures {@link #compact} would report, writing no output: the last pass only counts; earlier
+     * passes (when the key map fills) need their segments for the next one and write them to a
+     * temporary directory that is deleted before returning.
+     */
+    public static CompactResult dryRun(Path partitionDir, CompactSettings settings) throws IOException {
+        Path in = partitionDir.toRealPath();
+        Path work = Files.createTempDirectory("segscope-compact-");
+        try {
+            Compactor c = new Compactor(in, settings, work, true);
+            return new CompactResult(java.util.Optional.empty(), c.run());
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    /**
+     * Writes under {@code outDir} the smallest partition a coordinator loads into the same state: the
+     * latest record of each key when it has a value, committed data only, no markers (see
+     * {@code CoordinatorSnapshot}); the settings give segment.bytes and index.interval.bytes. Not
+     * Kafka's cleaner output.
+     */
+    public static CompactResult snapshot(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
+        Path in = partitionDir.toRealPath();
+        Files.createDirectories(outDir);
+        Path out = outDir.toRealPath();
+        if (out.startsWith(in)) {
+            throw new IllegalArgumentException("refusing to write into the input " + in);
+        }
+        Path target = out.resolve(in.getFileName());
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
+        }
+        Path work = Files.createTempDirectory(out, "." + in.getFileName() + ".snapshot-");
+        boolean ok = false;
+        try {
+            Compactor c = new Compactor(in, settings, work, false);
+            ProducerReplay replay = c.scan();
+            long logEnd = c.log.isEmpty() ? 0 : c.log.get(c.log.size() - 1).nextOffset;
+            CompactStats.Round round = new CoordinatorSnapshot(c.log, replay, settings).write(work, in);
+            for (SourceSegment s : c.inputs) {
+                s.close();
+            }
+            for (String side : List.of("partition.metadata", "leader-epoch-checkpoint")) {
+                if (Files.isRegularFile(in.resolve(side))) {
+                    Files.copy(in.resolve(side), work.resolve(side), StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+            int segmentsOut;
+            try (Stream<Path> s = Files.list(work)) {
+                segmentsOut = (int) s.filter(p -> SEGMENT.matcher(p.getFileName().toString()).matches()).count();
+            }
+            CompactStats stats = new CompactStats(List.of(round), logEnd, logEnd, replay.lastStableOffset(logEnd), 0,
+                    logEnd, c.inputs.size(), segmentsOut);
+            Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+            ok = true;
+            return new CompactResult(java.util.Optional.of(target), stats);
+        } finally {
+            if (!ok) {
+                deleteTree(work);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the passes
+
+    /** Maps every input segment and replays the producers. */
+    private ProducerReplay scan() throws IOException {
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(input)) {
+            logs = s.filter(p -> SEGMENT.matcher(p.getFileName().toString()).matches()).sorted().toList();
+        }
+        ProducerReplay replay = new ProducerReplay();
+        for (Path p : logs) {
+            Matcher m = SEGMENT.matcher(p.getFileName().toString());
+            m.matches();
+            long base = Long.parseLong(m.group(1));
+            SourceSegment seg = new SourceSegment(base, p, p.resolveSibling(m.group(1) + ".txnindex"), false);
+            seg.open(settings.indexIntervalBytes(), options, replay);
+            inputs.add(seg);
+        }
+        log = new ArrayList<>(inputs);
+        return replay;
+    }
+
+    private CompactStats run() throws IOException {
+        ProducerReplay replay = scan();
+        long logEnd = log.isEmpty() ? 0 : log.get(log.size() - 1).nextOffset;
+        long hw = settings.highWatermark() < 0 ? logEnd : Math.min(settings.highWatermark(), logEnd);
+        Map<Long, CompactSettings.LastRecord> producers = settings.producers() != null
+                ? settings.producers() : replay.active(settings.now(), settings.producerIdExpirationMs());
+        long lso = replay.lastStableOffset(hw);
+        logStartOffset = log.isEmpty() ? 0 : log.get(0).baseOffset;
+        boolean rolled = settings.cleanUpTo() >= logEnd;
+        activeBaseOffset = rolled ? logEnd : log.isEmpty() ? 0 : log.get(log.size() - 1).baseOffset;
+        long firstDirty = settings.firstDirtyOffset() < 0 ? logStartOffset : settings.firstDirtyOffset();
+        if (firstDirty < logStartOffset || firstDirty > logEnd) {
+            firstDirty = logStartOffset;   // LogCleanerManager.cleanableOffsets resets a checkpoint out of range
+        }
+
+        KeyOffsetMap map = new KeyOffsetMap(settings.mapMemory());
+        SegmentCleaner cleaner = new SegmentCleaner(settings, map, options, hw, producers);
+        long checkpoint = -1L;
+        int segmentsIn = log.size();
+        while (!log.isEmpty()) {
+            long uncleanable = Math.min(lso, activeBaseOffset);
+            if (settings.cleanUpTo() >= 0) {
+                uncleanable = Math.min(uncleanable, settings.cleanUpTo());
+            }
+            if (settings.minCompactionLagMs() > 0) {
+                for (SourceSegment s : nonActiveFrom(firstDirty)) {
+                    if (s.largestTimestamp > settings.now() - settings.minCompactionLagMs()) {
+                        uncleanable = Math.min(uncleanable, s.baseOffset);
+                        break;
+                    }
+                }
+            }
+            uncleanable = Math.max(firstDirty, uncleanable);
+            List<SourceSegment> nonActive = nonActiveFrom(uncleanable);
+            long firstUncleanable = nonActive.isEmpty() ? activeBaseOffset : nonActive.get(0).baseOffset;
+            long cleanableBytes = 0;
+            for (SourceSegment s : segments(Math.min(firstDirty, firstUncleanable), firstUncleanable)) {
+                cleanableBytes += s.size;
+            }
+            if (cleanableBytes == 0) {
+                break;
+            }
+            long endOffset = round(map, cleaner, firstDirty, firstUncleanable);
+            checkpoint = endOffset;
+            firstDirty = endOffset;
+            if (dryRun && endOffset >= firstUncleanable) {
+                break;   // the last pass wrote nothing, so there is nothing more to look at
+            }
+        }
+        CompactStats stats = new CompactStats(List.copyOf(rounds), logEnd, hw, lso, producers.size(), checkpoint,
+                segmentsIn, projectedSegments >= 0 ? projectedSegments : log.size());
+        return stats;
+    }
+
+    /** One {@code Cleaner.doClean}; returns the end offset (the next first dirty offset). */
+    private long round(KeyOffsetMap map, SegmentCleaner cleaner, long firstDirty, long firstUncleanable)
+            throws IOException {
+        Counters c = new Counters();
+        long t0 = System.nanoTime();
+        List<SourceSegment> clean = segments(0, firstDirty);
+        long legacyDeleteHorizonMs = clean.isEmpty() ? 0L
+                : clean.get(clean.size() - 1).lastModifiedMs - settings.deleteRetentionMs();
+
+        map.clear();
+        List<SourceSegment> dirty = segments(firstDirty, firstUncleanable);
+        TxnTracker mapTxns = new TxnTracker();
+        mapTxns.addAborted(collectAbortedTxns(firstDirty, firstUncleanable));
+        for (int i = 0; i < dirty.size(); i++) {
+            long next = i + 1 < dirty.size() ? dirty.get(i + 1).baseOffset : firstUncleanable;
+            if (cleaner.mapSegment(dirty.get(i), firstDirty, next, mapTxns, c)) {
+                break;
+            }
+        }
+        long endOffset = map.latestOffset() + 1;
+        long t1 = System.nanoTime();
+
+        List<List<SourceSegment>> groups = groupBySize(segments(0, endOffset), firstUncleanable);
+        boolean lastPass = endOffset >= firstUncleanable;
+        boolean write = !(dryRun && lastPass);
+        Path dir = work.resolve("round-" + rounds.size());
+        if (write) {
+            Files.createDirectories(dir);
+        }
+        TxnTracker txns = new TxnTracker();
+        List<SourceSegment> cleaned = new ArrayList<>();
+        int replaced = 0;
+        for (List<SourceSegment> group : groups) {
+            SegmentWriter writer = write
+                    ? SegmentWriter.open(dir, group.get(0).baseOffset, settings.indexIntervalBytes(), List.of(input))
+                    : null;
+            boolean ok = false;
+            try {
+                CleanedOutput out = writer == null ? CleanedOutput.DISCARD : CleanedOutput.of(writer);
+                txns.cleanedIndex(out);
+                for (int j = 0; j < group.size(); j++) {
+                    SourceSegment seg = group.get(j);
+                    long upper = j + 1 < group.size() ? group.get(j + 1).baseOffset : seg.nextOffset;
+                    txns.addAborted(collectAbortedTxns(seg.baseOffset, upper));
+                    boolean retainLegacyDeletes = seg.lastModifiedMs > legacyDeleteHorizonMs;
+                    cleaner.cleanInto(seg, out, txns, retainLegacyDeletes, c);
+                }
+                if (writer != null) {
+                    writer.lastModified(FileTime.fromMillis(group.get(group.size() - 1).lastModifiedMs));
+                    writer.close();
+                    SourceSegment s = new SourceSegment(group.get(0).baseOffset, writer.files().get(0),
+                            writer.files().get(3), true);
+                    s.open(settings.indexIntervalBytes(), options, null);
+                    cleaned.add(s);
+                }
+                ok = true;
+            } finally {
+                if (!ok && writer != null) {
+                    writer.abort();
+                }
+            }
+            replaced += group.size();
+        }
+        long t2 = System.nanoTime();
+        rounds.add(new CompactStats.Round(firstDirty, firstUncleanable, endOffset, replaced, groups.size(),
+                c.mapBytesRead, c.mapMessagesRead, c.bytesRead, c.bytesWritten, c.messagesRead, c.messagesWritten,
+                c.invalidMessages, map.slots(), map.size(), map.utilization(), c.batchesCopied, c.batchesRebuilt,
+                c.emptyBatchesWritten, c.batchesDropped, t1 - t0, t2 - t1));
+
+        if (!write) {
+            projectedSegments = groups.size() + log.size() - replaced;
+        } else {
+            List<SourceSegment> next = new ArrayList<>(cleaned);
+            for (int i = 0; i < log.size(); i++) {
+                SourceSegment s = log.get(i);
+                if (i < replaced) {
+                    s.close();
+                    if (s.written) {
+                        for (String suffix : SEGMENT_SUFFIXES) {
+                            Files.deleteIfExists(s.log.resolveSibling(name(s.baseOffset) + suffix));
+                        }
+                    }
+                } else {
+                    next.add(s);
+                }
+            }
+            log = next;
+        }
+        return endOffset;
+    }
+
+    /** Kafka's {@code groupSegmentsBySize}. */
+    private List<List<SourceSegment>> groupBySize(List<SourceSegment> segs, long firstUncleanable) {
+        List<List<SourceSegment>> groups = new ArrayList<>();
+        int i = 0;
+        while (i < segs.size()) {
+            SourceSegment first = segs.get(i);
+            List<SourceSegment> group = new ArrayList<>();
+            group.add(first);
+            long logSize = first.size;
+            long indexSize = first.offsetIndexBytes();
+            long timeIndexSize = first.timeIndexBytes();
+            int j = i + 1;
+            while (j < segs.size()) {
+                SourceSegment s = segs.get(j);
+                long lastOffset = j + 1 < segs.size() ? segs.get(j + 1).baseOffset - 1 : firstUncleanable - 1;
+                if (logSize + s.size > settings.segmentBytes()
+                        || indexSize + s.offsetIndexBytes() > settings.maxIndexBytes()
+                        || timeIndexSize + s.timeIndexBytes() > settings.maxIndexBytes()
+                        || (s.size != 0 && lastOffset - first.baseOffset > Integer.MAX_VALUE)) {
+                    break;
+                }
+                group.add(s);
+                logSize += s.size;
+                indexSize += s.offsetIndexBytes();
+                timeIndexSize += s.timeIndexBytes();
+                j++;
+            }
+            groups.add(group);
+            i = j;
+        }
+        return groups;
+    }
+
+    /** Kafka's {@code LogSegments.values(from, to)}: from the segment holding {@code from} to those below {@code to}. */
+    private List<SourceSegment> segments(long from, long to) {
+        List<SourceSegment> out = new ArrayList<>();
+        if (from == to) {
+            return out;
+        }
+        if (to < from) {
+            throw new IllegalArgumentException("Invalid log segment range: from " + from + " to " + to);
+        }
+        long floor = Long.MIN_VALUE;
+        for (SourceSegment s : log) {
+            if (s.baseOffset <= from) {
+                floor = s.baseOffset;
+            }
+        }
+        for (SourceSegment s : log) {
+            if (s.baseOffset >= floor && s.baseOffset < to) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private List<SourceSegment> nonActiveFrom(long from) {
+        return from > activeBaseOffset ? List.of() : segments(from, activeBaseOffset);
+    }
+
+    /**
+     * Kafka's {@code LocalLog.collectAbortedTransactions(logStartOffset, base, upper)}: from the segment
+     * holding {@code base} on, the entries ending at or after the log start offset and starting below
+     * {@code upper}, until an entry's last stable offset reaches {@code upper}.
+     */
+    private List<AbortedTxn> collectAbortedTxns(long base, long upper) {
+        List<AbortedTxn> out = new ArrayList<>();
+        long floor = Long.MIN_VALUE;
+        for (SourceSegment s : log) {
+            if (s.baseOffset <= base) {
+                floor = s.baseOffset;
+            }
+        }
+        if (floor == Long.MIN_VALUE) {
+            return out;
+        }
+        for (SourceSegment s : log) {
+            if (s.baseOffset < floor) {
+                continue;
+            }
+            for (AbortedTxn t : s.abortedTxns) {
+                if (t.lastOffset() >= logStartOffset && t.firstOffset() < upper) {
+                    out.add(t);
+                }
+                if (t.lastStableOffset() >= upper) {
+                    return out;
+                }
+            }
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- the output directory
+
+    /** Moves the last pass's segments into the work dir and copies what was not cleaned. */
+    private void assemble() throws IOException {
+        List<Long> kept = new ArrayList<>();
+        for (SourceSegment s : log) {
+            if (s.written) {
+                for (String suffix : SEGMENT_SUFFIXES) {
+                    Path f = s.log.resolveSibling(name(s.baseOffset) + suffix);
+                    if (Files.exists(f)) {
+                        Files.move(f, work.resolve(f.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+                    }
+                }
+            } else {
+                kept.add(s.baseOffset);
+            }
+            s.close();
+        }
+        for (SourceSegment s : inputs) {
+            s.close();
+        }
+        try (Stream<Path> files = Files.list(input)) {
+            for (Path f : files.sorted().toList()) {
+                if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                String n = f.getFileName().toString();
+                if (n.endsWith(".deleted") || n.endsWith(".cleaned") || n.endsWith(".swap")) {
+                    continue;
+                }
+                Long base = segmentBase(n);
+                if (base != null && !kept.contains(base)) {
+                    continue;   // replaced by a cleaned segment
+                }
+                Files.copy(f, work.resolve(n), StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        try (Stream<Path> dirs = Files.list(work)) {
+            for (Path d : dirs.filter(Files::isDirectory).toList()) {
+                deleteTree(d);
+            }
+        }
+    }
+
+    private static Long segmentBase(String fileName) {
+        for (String suffix : SEGMENT_SUFFIXES) {
+            if (fileName.endsWith(suffix) && fileName.length() == 20 + suffix.length()) {
+                String digits = fileName.substring(0, 20);
+                if (digits.chars().allMatch(Character::isDigit)) {
+                    return Long.parseLong(digits);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String name(long baseOffset) {
+        return String.format("%020d", baseOffset);
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.segscope.format.compact;
+
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.ControlRecord;
+import io.segscope.format.record.RecordIterator;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The partition's producer state as Kafka 4.4.0's recovery rebuilds it from the log (no snapshot,
+ * every batch replayed; docs/format.md 4.3): per producer its epoch, the last offset of its last data
+ * batch (forgotten when a marker or batch brings a new epoch), its last timestamp and the first
+ * offset of its open transaction. From it: the active producers the cleaner keeps the last batch of
+ * (those idle less than {@code producer.id.expiration.ms}, or inside a transaction) and the last
+ * stable offset (the first offset of an open transaction, at most the high watermark).
+ */
+final class ProducerReplay implements SourceSegment.BatchVisitor {
+    private static final class Entry {
+        short epoch;
+        long lastDataOffset = -1L;
+        long lastTimestamp = -1L;
+        long txnFirstOffset = -1L;
+    }
+
+    private final Map<Long, Entry> producers = new HashMap<>();
+
+    @Override
+    public void batch(Batch b) {
+        if (b.magic() < 2 || b.producerId() < 0) {
+            return;
+        }
+        Entry e = producers.get(b.producerId());
+        if (b.isControl()) {
+            RecordIterator it = b.records();
+            if (!it.next()) {
+                return;   // an emptied marker: Kafka's replay skips it
+            }
+            short type = ControlRecord.typeId(b, it.record());
+            if (type != ControlRecord.Type.ABORT.id && type != ControlRecord.Type.COMMIT.id) {
+                return;
+            }
+            if (e == null) {
+                e = new Entry();
+                e.epoch = b.producerEpoch();
+                producers.put(b.producerId(), e);
+            }
+            newEpoch(e, b.producerEpoch());
+            e.txnFirstOffset = -1L;
+            e.lastTimestamp = b.maxTimestamp();
+            return;
+        }
+        if (e == null) {
+            e = new Entry();
+            e.epoch = b.producerEpoch();
+            producers.put(b.producerId(), e);
+        }
+        newEpoch(e, b.producerEpoch());
+        e.lastDataOffset = b.lastOffset();
+        e.lastTimestamp = b.maxTimestamp();
+        if (b.isTransactional() && e.txnFirstOffset < 0) {
+            e.txnFirstOffset = b.baseOffset();
+        }
+    }
+
+    private static void newEpoch(Entry e, short epoch) {
+        if (e.epoch != epoch) {
+            e.epoch = epoch;
+            e.lastDataOffset = -1L;
+        }
+    }
+
+    /** The producers Kafka still holds at {@code now}: in a transaction, or active within the expiration time. */
+    Map<Long, CompactSettings.LastRecord> active(long now, long expirationMs) {
+        Map<Long, CompactSettings.LastRecord> out = new HashMap<>();
+        producers.forEach((pid, e) -> {
+            boolean expired = e.txnFirstOffset < 0 && now - e.lastTimestamp >= expirationMs;
+            if (!expired) {
+                out.put(pid, new CompactSettings.LastRecord(e.lastDataOffset, e.epoch));
+            }
+        });
+        return out;
+    }
+
+    /** The first offset of the producer's open transaction, or -1 when it has none. */
+    long openTransactionFirstOffset(long producerId) {
+        Entry e = producers.get(producerId);
+        return e == null ? -1L : e.txnFirstOffset;
+    }
+
+    /**
+     * Kafka's last stable offset for a high watermark, as a log just loaded has it: the first offset
+     * of the earliest open transaction, at most the high watermark. (A live broker also holds it back
+     * for transactions whose marker is not yet below the high watermark; a loaded log has forgotten
+     * those, and so does this.)
+     */
+    long lastStableOffset(long highWatermark) {
+        long lso = highWatermark;
+        for (Entry e : producers.values()) {
+            if (e.txnFirstOffset >= 0 && e.txnFirstOffset < lso) {
+                lso = e.txnFirstOffset;
+            }
+        }
+        return lso;
+    }
+}

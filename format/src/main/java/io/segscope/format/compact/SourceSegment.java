@@ -1,0 +1,178 @@
+package io.segscope.format.compact;
+
+import io.segscope.format.index.TxnIndexReader;
+import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.MappedSource;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.BatchReader;
+import io.segscope.format.record.ReaderOptions;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One segment of the log being cleaned, as the cleaner sees it: an input segment (never written) or
+ * a segment an earlier round wrote. Holds what Kafka's {@code LogSegment} would answer: size, next
+ * offset, last-modified time, largest timestamp, the aborted transactions of its {@code .txnindex},
+ * and its offset and time index entries as Kafka's recovery rebuilds them with
+ * {@code index.interval.bytes} (their counts decide the grouping, their offsets where the map build
+ * starts reading). A torn tail ends the segment, as recovery truncates it.
+ */
+final class SourceSegment {
+    final long baseOffset;
+    final Path log;
+    final Path txnIndexFile;
+    final boolean written;
+    ByteSource source;
+    long size;
+    long nextOffset;
+    long lastModifiedMs;
+    long largestTimestamp = -1L;
+    long firstBatchTimestamp = -1L;
+    int offsetIndexEntries;
+    int timeIndexEntries;
+    long[] indexOffsets = new long[0];
+    int[] indexPositions = new int[0];
+    List<AbortedTxn> abortedTxns = List.of();
+
+    SourceSegment(long baseOffset, Path log, Path txnIndexFile, boolean written) {
+        this.baseOffset = baseOffset;
+        this.log = log;
+        this.txnIndexFile = txnIndexFile;
+        this.written = written;
+    }
+
+    /** Maps the files and walks the batch headers once, feeding {@code visitor} if not null. */
+    void open(int indexIntervalBytes, ReaderOptions options, BatchVisitor visitor) throws IOException {
+        lastModifiedMs = Files.getLastModifiedTime(log).toMillis();
+        source = MappedSource.open(log, log.getFileName().toString());
+        if (txnIndexFile != null && Files.isRegularFile(txnIndexFile) && Files.size(txnIndexFile) > 0) {
+            ByteSource txn = MappedSource.open(txnIndexFile, txnIndexFile.getFileName().toString());
+            TxnIndexReader reader = new TxnIndexReader().wrap(txn, baseOffset);
+            List<AbortedTxn> list = new ArrayList<>(reader.entries());
+            for (int i = 0; i < reader.entries(); i++) {
+                list.add(new AbortedTxn(reader.producerId(i), reader.firstOffset(i), reader.lastOffset(i),
+                        reader.lastStableOffset(i)));
+            }
+            abortedTxns = List.copyOf(list);
+        }
+        IndexSizer sizer = new IndexSizer(indexIntervalBytes);
+        nextOffset = baseOffset;
+        try (BatchReader reader = new BatchReader(source, options)) {
+            while (reader.next()) {
+                Batch b = reader.batch();
+                if (firstBatchTimestamp == -1L && size == 0) {
+                    firstBatchTimestamp = b.maxTimestamp();
+                }
+                sizer.add(b.lastOffset(), (int) b.position(), b.sizeInBytes(), b.maxTimestamp());
+                nextOffset = b.nextOffset();
+                size = b.position() + b.sizeInBytes();
+                if (visitor != null) {
+                    visitor.batch(b);
+                }
+            }
+        }
+        sizer.finish();
+        offsetIndexEntries = sizer.offsetEntries;
+        timeIndexEntries = sizer.timeEntries;
+        // LogSegment.largestTimestamp: the file's modification time when no batch has a timestamp
+        largestTimestamp = sizer.maxTimestamp >= 0 ? sizer.maxTimestamp : lastModifiedMs;
+        indexOffsets = Arrays.copyOf(sizer.offsets, sizer.offsetEntries);
+        indexPositions = Arrays.copyOf(sizer.positions, sizer.offsetEntries);
+    }
+
+    /** The position Kafka's offset index lookup gives for {@code offset}: the last entry at or before it, else 0. */
+    int lookup(long offset) {
+        int lo = 0;
+        int hi = offsetIndexEntries - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (indexOffsets[mid] <= offset) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found < 0 ? 0 : indexPositions[found];
+    }
+
+    /** Kafka's {@code offsetIndex().sizeInBytes()} after recovery. */
+    long offsetIndexBytes() {
+        return 8L * offsetIndexEntries;
+    }
+
+    long timeIndexBytes() {
+        return 12L * timeIndexEntries;
+    }
+
+    void close() {
+        if (source != null) {
+            source.close();
+            source = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return log.getFileName() + " [" + baseOffset + ", " + nextOffset + ") " + size + " bytes";
+    }
+
+    /** Sees every batch of the header walk. */
+    interface BatchVisitor {
+        void batch(Batch batch);
+    }
+
+    /**
+     * Counts index entries as {@code LogSegment.recover} rebuilds them: before a batch, when more than
+     * {@code index.interval.bytes} lie between the last indexed batch and this one, an offset entry
+     * (its last offset) and a time entry if the largest timestamp so far grew; a last time entry at the end.
+     */
+    static final class IndexSizer {
+        private final int interval;
+        int offsetEntries;
+        int timeEntries;
+        long[] offsets = new long[16];
+        int[] positions = new int[16];
+        long maxTimestamp = -1L;
+        private long lastTimeEntry = -1L;
+        private int lastIndexEntry;
+
+        IndexSizer(int interval) {
+            this.interval = interval;
+        }
+
+        void add(long lastOffset, int position, int size, long batchMaxTimestamp) {
+            if (batchMaxTimestamp > maxTimestamp) {
+                maxTimestamp = batchMaxTimestamp;
+            }
+            if (position - lastIndexEntry > interval) {
+                if (offsetEntries == offsets.length) {
+                    offsets = Arrays.copyOf(offsets, offsetEntries * 2);
+                    positions = Arrays.copyOf(positions, offsetEntries * 2);
+                }
+                offsets[offsetEntries] = lastOffset;
+                positions[offsetEntries] = position;
+                offsetEntries++;
+                timeEntry();
+                lastIndexEntry = position;
+            }
+        }
+
+        private void timeEntry() {
+            if (maxTimestamp > lastTimeEntry) {
+                timeEntries++;
+                lastTimeEntry = maxTimestamp;
+            }
+        }
+
+        void finish() {
+            timeEntry();
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.segscope.format.compact;
+
+import io.segscope.testkit.Gen;
+import io.segscope.testkit.Tries;
+import org.apache.kafka.storage.internals.log.SkimpyOffsetMap;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link KeyOffsetMap} against Kafka 4.4.0's {@code SkimpyOffsetMap}: the same keys put in the same
+ * order leave the same bytes in every slot, the same size and latest offset, and the same answers to
+ * lookups (keys present and absent), up to a full map; the memory is one array whatever the keys.
+ */
+class KeyOffsetMapTest {
+
+    @TestFactory
+    Stream<DynamicTest> sameSlotsAsKafka() {
+        return Tries.of(0x5C1A9EL, 60, gen -> {
+            int memory = gen.choose(24 * 2, 24 * 7 + 5, 24 * 100, gen.intBetween(48, 24 * 3000));
+            KeyOffsetMap ours = new KeyOffsetMap(memory);
+            SkimpyOffsetMap kafka;
+            try {
+                kafka = new SkimpyOffsetMap(memory);
+                int puts = Math.min(ours.slots(), gen.size(0, 4000));
+                int keySpace = gen.choose(5, 1000, Integer.MAX_VALUE);
+                long offset = 0;
+                for (int i = 0; i < puts; i++) {
+                    byte[] key = ("k" + gen.intBetween(0, keySpace - 1)).getBytes();
+                    if (ours.size() >= ours.slots()) {
+                        break;
+                    }
+                    offset += gen.intBetween(1, 3);
+                    ours.put(ByteBuffer.wrap(key), 0, key.length, offset);
+                    kafka.put(ByteBuffer.wrap(key), offset);
+                    byte[] probe = ("k" + gen.intBetween(0, keySpace - 1)).getBytes();
+                    // a key inside a larger buffer, as records are
+                    ByteBuffer framed = ByteBuffer.allocate(probe.length + 7).position(3).put(probe).flip();
+                    assertThat(ours.get(framed, 3, probe.length)).isEqualTo(kafka.get(ByteBuffer.wrap(probe)));
+                }
+                assertThat(ours.size()).isEqualTo(kafka.size());
+                assertThat(ours.latestOffset()).isEqualTo(kafka.latestOffset());
+                assertThat(ours.slots()).isEqualTo(kafka.slots());
+                byte[] kb = ((ByteBuffer) field(kafka, "bytes")).array();
+                byte[] ob = (byte[]) field(ours, "bytes");
+                assertThat(Arrays.equals(kb, 0, ob.length, ob, 0, ob.length)).as("slot bytes").isTrue();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    @Test
+    void oneArrayWhateverTheKeys() throws Exception {
+        KeyOffsetMap map = new KeyOffsetMap(24 * 100_000);
+        long before = usedHeap();
+        for (int i = 0; i < 80_000; i++) {
+            byte[] key = ("key-" + i).getBytes();
+            map.put(ByteBuffer.wrap(key), 0, key.length, i);
+        }
+        long grown = usedHeap() - before;
+        assertThat(map.size()).isEqualTo(80_000);
+        // 80,000 keys as objects would take several MB; the map holds them in its 2.4 MB array
+        assertThat(grown).isLessThan(2_000_000);
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
+    private static Object field(Object o, String name) throws ReflectiveOperationException {
+        Field f = o.getClass().getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(o);
+    }
+}
