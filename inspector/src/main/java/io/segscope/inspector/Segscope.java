@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
         description = "Reads Apache Kafka's on-disk data offline.",
         subcommands = {io.segscope.inspector.cmd.DumpCommand.class, io.segscope.inspector.cmd.LocateCommand.class,
             io.segscope.inspector.cmd.OffsetsCommand.class, io.segscope.inspector.cmd.GroupsCommand.class,
-            io.segscope.inspector.cmd.HistoryCommand.class,
+            io.segscope.inspector.cmd.HistoryCommand.class, io.segscope.inspector.cmd.CompactCommand.class,
             io.segscope.inspector.cmd.VerifyCommand.class,
             io.segscope.inspector.cmd.CompletionCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "Exit codes:%n",

@@ -199,4 +199,23 @@ public record CompactSettings(
                 indexIntervalBytes, dedupeBufferBytes, cleanerThreads, ioBufferBytes, maxMessageBytes, loadFactor,
                 highWatermark, now, cleanUpTo, firstDirtyOffset, producerIdExpirationMs, producers, v);
     }
+    public CompactSettings withMaxCompactionLagMs(long v) {
+        return new CompactSettings(deleteRetentionMs, minCompactionLagMs, v, segmentBytes, maxIndexBytes, indexIntervalBytes, dedupeBufferBytes, cleanerThreads, ioBufferBytes, maxMessageBytes, loadFactor, highWatermark, now, cleanUpTo, firstDirtyOffset, producerIdExpirationMs, producers, kafkaRounds);
+    }
+
+    public CompactSettings withCleanerThreads(int v) {
+        return new CompactSettings(deleteRetentionMs, minCompactionLagMs, maxCompactionLagMs, segmentBytes, maxIndexBytes, indexIntervalBytes, dedupeBufferBytes, v, ioBufferBytes, maxMessageBytes, loadFactor, highWatermark, now, cleanUpTo, firstDirtyOffset, producerIdExpirationMs, producers, kafkaRounds);
+    }
+
+    public CompactSettings withIoBufferBytes(int v) {
+        return new CompactSettings(deleteRetentionMs, minCompactionLagMs, maxCompactionLagMs, segmentBytes, maxIndexBytes, indexIntervalBytes, dedupeBufferBytes, cleanerThreads, v, maxMessageBytes, loadFactor, highWatermark, now, cleanUpTo, firstDirtyOffset, producerIdExpirationMs, producers, kafkaRounds);
+    }
+
+    public CompactSettings withMaxMessageBytes(int v) {
+        return new CompactSettings(deleteRetentionMs, minCompactionLagMs, maxCompactionLagMs, segmentBytes, maxIndexBytes, indexIntervalBytes, dedupeBufferBytes, cleanerThreads, ioBufferBytes, v, loadFactor, highWatermark, now, cleanUpTo, firstDirtyOffset, producerIdExpirationMs, producers, kafkaRounds);
+    }
+
+    public CompactSettings withLoadFactor(double v) {
+        return new CompactSettings(deleteRetentionMs, minCompactionLagMs, maxCompactionLagMs, segmentBytes, maxIndexBytes, indexIntervalBytes, dedupeBufferBytes, cleanerThreads, ioBufferBytes, maxMessageBytes, v, highWatermark, now, cleanUpTo, firstDirtyOffset, producerIdExpirationMs, producers, kafkaRounds);
+    }
 }

@@ -67,11 +67,7 @@ public final class Compactor {
      */
     public static CompactResult compact(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
         Path in = partitionDir.toRealPath();
-        Files.createDirectories(outDir);
-        Path out = outDir.toRealPath();
-        if (out.startsWith(in)) {
-            throw new IllegalArgumentException("refusing to write into the input " + in);
-        }
+        Path out = outsideInput(in, outDir);
         Path target = out.resolve(in.getFileName());
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
@@ -116,11 +112,7 @@ public final class Compactor {
      */
     public static CompactResult snapshot(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
         Path in = partitionDir.toRealPath();
-        Files.createDirectories(outDir);
-        Path out = outDir.toRealPath();
-        if (out.startsWith(in)) {
-            throw new IllegalArgumentException("refusing to write into the input " + in);
-        }
+        Path out = outsideInput(in, outDir);
         Path target = out.resolve(in.getFileName());
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
@@ -154,6 +146,101 @@ public final class Compactor {
                 deleteTree(work);
             }
         }
+    }
+
+    /**
+     * What a broker's cleaner would decide about {@code partitionDir} with these settings (its
+     * {@code now}, {@code firstDirtyOffset} as the cleaner checkpoint, high watermark, lags and
+     * {@code cleanUpTo}), reading the partition without cleaning it.
+     */
+    public static CleanerDecision decide(Path partitionDir, CompactSettings settings) throws IOException {
+        Compactor c = new Compactor(partitionDir.toRealPath(), settings, null, true);
+        try {
+            ProducerReplay replay = c.scan();
+            List<SourceSegment> log = c.log;
+            long logEnd = log.isEmpty() ? 0 : log.get(log.size() - 1).nextOffset;
+            long hw = settings.highWatermark() < 0 ? logEnd : Math.min(settings.highWatermark(), logEnd);
+            long lso = replay.lastStableOffset(hw);
+            c.logStartOffset = log.isEmpty() ? 0 : log.get(0).baseOffset;
+            boolean rolled = settings.cleanUpTo() >= logEnd;
+            c.activeBaseOffset = rolled ? logEnd : log.isEmpty() ? 0 : log.get(log.size() - 1).baseOffset;
+            long checkpoint = settings.firstDirtyOffset();
+            long firstDirty = checkpoint < 0 ? c.logStartOffset : checkpoint;
+            boolean reset = false;
+            if (firstDirty < c.logStartOffset || firstDirty > logEnd) {
+                firstDirty = c.logStartOffset;
+                reset = checkpoint >= 0;
+            }
+            long uncleanable = Math.min(lso, c.activeBaseOffset);
+            if (settings.cleanUpTo() >= 0) {
+                uncleanable = Math.min(uncleanable, settings.cleanUpTo());
+            }
+            if (settings.minCompactionLagMs() > 0) {
+                for (SourceSegment s : c.nonActiveFrom(firstDirty)) {
+                    if (s.largestTimestamp > settings.now() - settings.minCompactionLagMs()) {
+                        uncleanable = Math.min(uncleanable, s.baseOffset);
+                        break;
+                    }
+                }
+            }
+            uncleanable = Math.max(firstDirty, uncleanable);
+            List<SourceSegment> nonActive = c.nonActiveFrom(uncleanable);
+            long firstUncleanable = nonActive.isEmpty() ? c.activeBaseOffset : nonActive.get(0).baseOffset;
+            long cleanBytes = 0;
+            for (SourceSegment s : c.segments(c.logStartOffset, Math.max(c.logStartOffset, firstDirty))) {
+                cleanBytes += s.size;
+            }
+            long cleanableBytes = 0;
+            for (SourceSegment s : c.segments(Math.min(firstDirty, firstUncleanable), firstUncleanable)) {
+                cleanableBytes += s.size;
+            }
+            // LogCleanerManager.maxCompactionDelay: the earliest first-batch timestamp of the dirty non-active segments
+            long earliest = Long.MAX_VALUE;
+            for (SourceSegment s : c.nonActiveFrom(firstDirty)) {
+                if (s.firstBatchTimestamp > 0) {
+                    earliest = Math.min(earliest, s.firstBatchTimestamp);
+                }
+            }
+            long cleanUntil = settings.now() - Math.max(settings.maxCompactionLagMs(), 0L);
+            long delay = earliest < cleanUntil ? cleanUntil - earliest : 0L;
+            long logBytes = 0;
+            for (SourceSegment s : log) {
+                logBytes += s.size;
+            }
+            return new CleanerDecision(c.logStartOffset, logEnd, logBytes, hw, lso, checkpoint, reset, firstDirty, firstUncleanable,
+                    cleanBytes, cleanableBytes, delay);
+        } finally {
+            for (SourceSegment s : c.inputs) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * Creates {@code outDir} (and its parents) unless it is, or would be, inside {@code in}: checked
+     * on the real path of its nearest existing ancestor before anything is created.
+     */
+    static Path outsideInput(Path in, Path outDir) throws IOException {
+        Path real = realPath(outDir);
+        if (real.startsWith(in)) {
+            throw new IllegalArgumentException("refusing to write into the input " + in);
+        }
+        Files.createDirectories(real);
+        return real.toRealPath();
+    }
+
+    /**
+     * The real path {@code path} has or would have once created: its nearest existing ancestor's
+     * real path (links resolved) with the rest appended. Tells whether an output dir would land
+     * inside an input before anything is created.
+     */
+    public static Path realPath(Path path) throws IOException {
+        Path abs = path.toAbsolutePath().normalize();
+        Path existing = abs;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        return existing == null ? abs : existing.toRealPath().resolve(existing.relativize(abs));
     }
 
     // ---------------------------------------------------------------- the passes

@@ -27,6 +27,8 @@ import java.util.TreeMap;
  * latest KRaft snapshot, then the log's records past it. {@code TopicRecord} names a topic id,
  * {@code PartitionRecord} adds a partition, {@code RemoveTopicRecord} deletes the topic. What is
  * not in the files (a controller's state never written to this broker's copy) is not known.
+ * {@code ConfigRecord}s of topics (resource type 2) give each topic's configs set at creation or
+ * since (a null value removes one).
  */
 public final class MetadataTopics {
     /** One topic: its id and partition count. */
@@ -35,6 +37,8 @@ public final class MetadataTopics {
 
     private final Map<KafkaUuid, String> names = new HashMap<>();
     private final Map<KafkaUuid, Integer> partitions = new HashMap<>();
+    private final Map<String, Map<String, String>> configs = new HashMap<>();
+    private static final int TOPIC_RESOURCE = 2;
     private long records;
 
     private MetadataTopics() {
@@ -86,8 +90,25 @@ public final class MetadataTopics {
             case "PartitionRecord" -> partitions.merge((KafkaUuid) v.get("TopicId"), (Integer) v.get("PartitionId") + 1, Math::max);
             case "RemoveTopicRecord" -> {
                 KafkaUuid id = (KafkaUuid) v.get("TopicId");
-                names.remove(id);
+                String name = names.remove(id);
                 partitions.remove(id);
+                if (name != null) {
+                    configs.remove(name);
+                }
+            }
+            case "ConfigRecord" -> {
+                if (((Number) v.get("ResourceType")).intValue() == TOPIC_RESOURCE) {
+                    String topic = (String) v.get("ResourceName");
+                    String value = (String) v.get("Value");
+                    if (value == null) {
+                        Map<String, String> c = configs.get(topic);
+                        if (c != null) {
+                            c.remove((String) v.get("Name"));
+                        }
+                    } else {
+                        configs.computeIfAbsent(topic, x -> new TreeMap<>()).put((String) v.get("Name"), value);
+                    }
+                }
             }
             default -> {
             }
@@ -107,6 +128,12 @@ public final class MetadataTopics {
             }
         }
         return Optional.empty();
+    }
+
+    /** The configs a topic was given (creation and since), by name; empty when none are known. */
+    public Map<String, String> configs(String topic) {
+        Map<String, String> c = configs.get(topic);
+        return c == null ? Map.of() : java.util.Collections.unmodifiableMap(c);
     }
 
     /** Every topic, by name. */
