@@ -47,7 +47,7 @@ class JsonlSchemaTest {
                 }
             }
         }
-        assertThat(SCHEMAS.keySet()).containsExactly("dump-batch", "dump-offset-index-entry", "dump-record",
+        assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
                 "history-event", "locate-group", "offsets-offset", "verify-finding");
     }
@@ -140,7 +140,11 @@ class JsonlSchemaTest {
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--log-dir", logDir, "simple,comma,group", "g"},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--topic", "__transaction_state",
                             "--log-dir", logDir, "txn-producer-ü-1"},
-                        new String[]{"locate-group", "locate", "--format", "jsonl", "--partitions", "7", "g"});
+                        new String[]{"locate-group", "locate", "--format", "jsonl", "--partitions", "7", "g"},
+                        new String[]{"compact-partition", "compact", "--format", "jsonl", "--dry-run", logDir},
+                        new String[]{"compact-partition", "compact", "--format", "jsonl", "--dry-run", "--roll", logDir},
+                        new String[]{"compact-partition", "compact", "--format", "jsonl", "--roll", "--out",
+                            Files.createTempDirectory("segscope-schema-").resolve("out").toString(), logDir});
                 for (String[] c : commands) {
                     Run r = Run.of(java.util.Arrays.copyOfRange(c, 1, c.length));
                     for (String line : r.out().split("\n")) {

@@ -1,0 +1,252 @@
+package io.segscope.inspector.cmd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.segscope.format.compact.CompactSettings;
+import io.segscope.format.compact.Compactor;
+import io.segscope.inspector.Run;
+import io.segscope.testdata.Corpus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code segscope compact} as an operator uses it: every corpus run compacted (as after a roll),
+ * the inputs untouched, the output verifying clean and replaying to the same committed offsets,
+ * the partitions' files those of the library with the same settings, threads changing nothing;
+ * {@code --dry-run}'s decisions; {@code --snapshot}; archives; and the mistakes (output inside an
+ * input, missing or contradictory options, sizes that cannot work, an output that exists).
+ */
+class CompactCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long NOW = 1_900_000_000_000L;
+
+    @TempDir
+    Path tmp;
+
+    static List<Path> runs() throws IOException {
+        try (Stream<Path> s = Files.list(Corpus.corpus())) {
+            return s.filter(r -> Files.isDirectory(r.resolve("logdir"))).sorted().toList();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyCorpusRun() throws IOException {
+        return runs().stream().map(run -> DynamicTest.dynamicTest(run.getFileName().toString(), () -> {
+            Path logDir = run.resolve("logdir");
+            Map<String, String> before = checksums(logDir);
+            Path out = tmp.resolve(run.getFileName() + "-out");
+            Run r = Run.of("compact", "--roll", "--now", Long.toString(NOW), "--out", out.toString(), logDir.toString());
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out()).contains("PARTITION").contains("peak heap");
+            assertThat(checksums(logDir)).as("the input is untouched").isEqualTo(before);
+            try (Stream<Path> s = Files.list(out)) {
+                assertThat(s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".")).toList())
+                        .as("no temporary dir left").isEmpty();
+            }
+            Run verify = Run.of("verify", out.toString());
+            assertThat(verify.exit()).as(verify.out() + verify.err()).isZero();
+            assertThat(verify.out() + verify.err()).contains(" 0 errors, 0 warnings");
+            Run in = Run.of("offsets", "--format", "jsonl", logDir.toString());
+            Run compacted = Run.of("offsets", "--format", "jsonl", out.toString());
+            assertThat(offsets(compacted.out())).isEqualTo(offsets(in.out()));
+            // the command's output is the library's with the same settings
+            Path p = logDir.resolve("__consumer_offsets-0");
+            Path lib = tmp.resolve(run.getFileName() + "-lib");
+            CompactSettings settings = CompactSettings.defaults(NOW).withCleanUpTo(Long.MAX_VALUE)
+                    .withSegmentBytes(segmentBytes(p));
+            Compactor.compact(p, settings, lib);
+            assertThat(checksums(out.resolve("__consumer_offsets-0"))).isEqualTo(checksums(lib.resolve("__consumer_offsets-0")));
+        }));
+    }
+
+    /** segment.bytes as the command chooses it for a partition (from the metadata log, else the default). */
+    private static int segmentBytes(Path partition) throws IOException {
+        Run j = Run.of("compact", "--roll", "--dry-run", "--format", "jsonl", "--now", Long.toString(NOW), partition.toString());
+        return JSON.readTree(j.out()).get("settings").get("segmentBytes").asInt();
+    }
+
+    @Test
+    void threadsChangeNothing() throws IOException {
+        Path logDir = Corpus.corpus().resolve("kraft-4.4.0-compressed/logdir");
+        Run one = Run.of("compact", "--roll", "--now", Long.toString(NOW), "--out", tmp.resolve("one").toString(), logDir.toString());
+        Run four = Run.of("compact", "--roll", "--now", Long.toString(NOW), "--threads", "4", "--dedupe-buffer-size", "512MiB",
+                "--out", tmp.resolve("four").toString(), logDir.toString());
+        assertThat(one.exit()).isZero();
+        assertThat(four.exit()).isZero();
+        assertThat(checksums(tmp.resolve("four"))).isEqualTo(checksums(tmp.resolve("one")));
+    }
+
+    @Test
+    void dryRunTellsTheBrokersDecision() throws IOException {
+        Path logDir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Map<String, String> before = checksums(logDir);
+        // the active segment is never cleaned: a one-segment partition has nothing dirty
+        Run active = Run.of("compact", "--dry-run", "--format", "jsonl", "--now", Long.toString(NOW),
+                logDir.resolve("compacted-state-0").toString());
+        assertThat(active.exit()).as(active.err()).isZero();
+        JsonNode a = JSON.readTree(active.out());
+        assertThat(a.get("mode").asText()).isEqualTo("dry-run");
+        assertThat(a.get("decision").get("cleanableBytes").asLong()).isZero();
+        assertThat(a.get("decision").get("wouldClean").asBoolean()).isFalse();
+        assertThat(a.get("passes")).isEmpty();
+        // rolled: all of it is dirty; min.cleanable.dirty.ratio comes from the topic's config (0.01)
+        Run rolled = Run.of("compact", "--dry-run", "--roll", "--format", "jsonl", "--now", Long.toString(NOW),
+                logDir.resolve("compacted-state-0").toString());
+        JsonNode d = JSON.readTree(rolled.out()).get("decision");
+        assertThat(d.get("minCleanableDirtyRatio").asDouble()).isEqualTo(0.01);
+        assertThat(d.get("dirtyRatio").asDouble()).isEqualTo(1.0);
+        assertThat(d.get("wouldClean").asBoolean()).isTrue();
+        assertThat(d.get("logEndOffset").asLong()).isEqualTo(d.get("firstUncleanableOffset").asLong());
+        JsonNode pass = JSON.readTree(rolled.out()).get("passes").get(0);
+        assertThat(pass.get("messagesRead").asLong()).isEqualTo(d.get("logEndOffset").asLong());
+        assertThat(pass.get("messagesWritten").asLong()).isLessThan(pass.get("messagesRead").asLong());
+        // a cleaner checkpoint at the log end: nothing dirty, ratio 0
+        Run checkpointed = Run.of("compact", "--dry-run", "--roll", "--format", "jsonl", "--now", Long.toString(NOW),
+                "--first-dirty-offset", d.get("logEndOffset").asText(), logDir.resolve("compacted-state-0").toString());
+        JsonNode c = JSON.readTree(checkpointed.out()).get("decision");
+        assertThat(c.get("dirtyRatio").asDouble()).isZero();
+        assertThat(c.get("wouldClean").asBoolean()).isFalse();
+        // a checkpoint past the log end is reset to the log start, as Kafka does
+        Run reset = Run.of("compact", "--dry-run", "--roll", "--now", Long.toString(NOW), "--first-dirty-offset", "999999",
+                logDir.resolve("compacted-state-0").toString());
+        assertThat(reset.out()).contains("cleaner checkpoint 999999 is outside the log").contains("compacted-state-0");
+        // the table: one row per compacted partition of the log dir, topics that are not compacted left alone
+        Run table = Run.of("compact", "--dry-run", "--roll", "--now", Long.toString(NOW), logDir.toString());
+        assertThat(table.exit()).isZero();
+        assertThat(table.out()).contains("DIRTY-RATIO").contains("BROKER-CLEANS").contains("__consumer_offsets-49")
+                .contains("__transaction_state-4").contains("compacted-state-0").doesNotContain("codec-none-0")
+                .contains("Log cleaner thread 0 cleaned log").contains("% size reduction");
+        assertThat(table.err()).contains("of topics whose cleanup.policy is not compact left alone");
+        assertThat(checksums(logDir)).isEqualTo(before);
+        assertThat(Files.exists(logDir.resolve("cleaner-offset-checkpoint"))).isFalse();
+    }
+
+    @Test
+    void snapshotReplaysToTheSameOffsets() throws IOException {
+        Path logDir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path out = tmp.resolve("snap");
+        Run r = Run.of("compact", "--snapshot", "--topic", "__consumer_offsets", "--now", Long.toString(NOW),
+                "--out", out.toString(), logDir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        try (Stream<Path> s = Files.list(out)) {
+            assertThat(s.allMatch(p -> p.getFileName().toString().startsWith("__consumer_offsets-"))).isTrue();
+        }
+        assertThat(offsets(Run.of("offsets", "--format", "jsonl", out.toString()).out()))
+                .isEqualTo(offsets(Run.of("offsets", "--format", "jsonl", logDir.toString()).out()));
+    }
+
+    @Test
+    void archivesAreCompactedFromATemporaryCopy() throws IOException {
+        Path run = Corpus.corpus().resolve("kraft-4.4.0-crashed/logdir");
+        Path tar = tmp.resolve("run.tar");
+        try (OutputStream o = Files.newOutputStream(tar); TarArchiveOutputStream t = new TarArchiveOutputStream(o)) {
+            t.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            try (Stream<Path> s = Files.walk(run)) {
+                for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
+                    TarArchiveEntry e = new TarArchiveEntry(p.toFile(), "logdir/" + run.relativize(p));
+                    t.putArchiveEntry(e);
+                    Files.copy(p, t);
+                    t.closeArchiveEntry();
+                }
+            }
+        }
+        Path fromTar = tmp.resolve("from-tar");
+        Path fromDir = tmp.resolve("from-dir");
+        Run a = Run.of("compact", "--roll", "--now", Long.toString(NOW), "--out", fromTar.toString(), tar.toString());
+        Run b = Run.of("compact", "--roll", "--now", Long.toString(NOW), "--out", fromDir.toString(), run.toString());
+        assertThat(a.exit()).as(a.err()).isZero();
+        assertThat(b.exit()).as(b.err()).isZero();
+        assertThat(checksums(fromTar)).isEqualTo(checksums(fromDir));
+    }
+
+    @Test
+    void mistakes() throws IOException {
+        Path logDir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path partition = logDir.resolve("__consumer_offsets-40");
+        Map<String, String> before = checksums(logDir);
+        Run inside = Run.of("compact", "--out", partition.resolve("x").toString(), partition.toString());
+        assertThat(inside.exit()).isEqualTo(2);
+        assertThat(inside.err()).contains("is inside the input");
+        Run insideLogDir = Run.of("compact", "--out", logDir.resolve("out").toString(), logDir.toString());
+        assertThat(insideLogDir.exit()).isEqualTo(2);
+        assertThat(checksums(logDir)).isEqualTo(before);
+        assertThat(Files.exists(partition.resolve("x"))).isFalse();
+        assertThat(Run.of("compact", partition.toString()).err()).contains("give --out DIR");
+        assertThat(Run.of("compact", "--dry-run", "--out", tmp.toString(), partition.toString()).exit()).isEqualTo(2);
+        assertThat(Run.of("compact", "--snapshot", "--dry-run", partition.toString()).exit()).isEqualTo(2);
+        Run small = Run.of("compact", "--dry-run", "--dedupe-buffer-size", "24", partition.toString());
+        assertThat(small.exit()).isEqualTo(2);
+        assertThat(small.err()).contains("increase the dedupe buffer");
+        Run badSize = Run.of("compact", "--dry-run", "--segment-bytes", "lots", partition.toString());
+        assertThat(badSize.exit()).isEqualTo(2);
+        assertThat(badSize.err()).contains("is not a size");
+        assertThat(Run.of("compact", "--dry-run", "--segment-bytes", "4GiB", partition.toString()).exit()).isEqualTo(2);
+        assertThat(Run.of("compact", "--dry-run", "--threads", "0", partition.toString()).exit()).isEqualTo(2);
+        assertThat(Run.of("compact", "--dry-run", "--now", "yesterday", partition.toString()).exit()).isEqualTo(2);
+        assertThat(Run.of("compact", "--dry-run", "--roll", "--clean-up-to", "5", partition.toString()).exit()).isEqualTo(2);
+        Run missing = Run.of("compact", "--dry-run", tmp.resolve("nothing-here").toString());
+        assertThat(missing.exit()).isEqualTo(3);
+        assertThat(missing.err()).contains("no such file");
+        Path out = tmp.resolve("twice");
+        assertThat(Run.of("compact", "--roll", "--out", out.toString(), partition.toString()).exit()).isZero();
+        Run again = Run.of("compact", "--roll", "--out", out.toString(), partition.toString());
+        assertThat(again.exit()).isEqualTo(3);
+        assertThat(again.err()).contains("exists already");
+        assertThat(again.err()).doesNotContain("Exception");
+    }
+
+    /** The committed offsets of offsets' jsonl, without where each was read. */
+    static List<String> offsets(String jsonl) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String line : jsonl.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            JsonNode n = JSON.readTree(line);
+            out.add(n.get("group").asText() + "|" + n.get("topic").asText() + "|" + n.get("partition").asInt() + "|"
+                    + n.get("offset").asLong() + "|" + n.get("leaderEpoch") + "|" + n.get("metadata") + "|"
+                    + n.get("commitTimestamp"));
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** SHA-256 of every file under {@code dir}, by relative path. */
+    static Map<String, String> checksums(Path dir) throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.filter(Files::isRegularFile).toList()) {
+                MessageDigest md;
+                try {
+                    md = MessageDigest.getInstance("SHA-256");
+                } catch (NoSuchAlgorithmException e) {
+                    throw new IllegalStateException(e);
+                }
+                try (InputStream in = Files.newInputStream(p)) {
+                    md.update(in.readAllBytes());
+                }
+                out.put(dir.relativize(p).toString(), HexFormat.of().formatHex(md.digest()));
+            }
+        }
+        return out;
+    }
+}
