@@ -78,6 +78,11 @@ class ReadmeExamplesTest {
         for (String a : split(c.group(1))) {
             args.add(a.startsWith("testdata/") ? root.resolve(a).toString() : a);
         }
+        // an example that writes (compact --out) writes into a fresh dir each time
+        int outAt = args.indexOf("--out");
+        if (outAt >= 0 && args.get(outAt + 1).startsWith("/tmp/segscope-readme-")) {
+            deleteTree(Path.of(args.get(outAt + 1)));
+        }
         Run run = Run.of(args.toArray(String[]::new));
         String prefix = root + "/";
         String text = run.out().replace(prefix, "");
@@ -98,6 +103,19 @@ class ReadmeExamplesTest {
             out.add("exit " + run.exit());
         }
         return out;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Words of a shell command line: single and double quotes, no expansions. */

@@ -233,6 +233,7 @@ public final class CompactCommand implements Callable<Integer> {
                         "BYTES-AFTER", "RECORDS", "RECORDS-AFTER")
                     : new Table("PARTITION", "SEGMENTS", "BYTES", "PASSES", "SEGMENTS-AFTER", "BYTES-AFTER", "RECORDS",
                         "RECORDS-AFTER", "OUT");
+            // the table first (what was done), then Kafka's cleaner statistics of each pass (with their times)
             for (Done d : done) {
                 if (d.error != null) {
                     err.print("compact: " + d.error + "\n");
@@ -240,12 +241,19 @@ public final class CompactCommand implements Callable<Integer> {
                     ioError |= d.ioError;
                     continue;
                 }
-                stdout.print(d.output);
                 table.add(d.row);
                 totals.add(d);
             }
             if (format == Format.text && totals.partitions > 0) {
                 table.print(stdout);
+                stdout.print("\n");
+            }
+            for (Done d : done) {
+                if (d.error == null) {
+                    stdout.print(d.output);
+                }
+            }
+            if (format == Format.text && totals.partitions > 0) {
                 stdout.print(totals.text());
                 stdout.print(memory());
             }
