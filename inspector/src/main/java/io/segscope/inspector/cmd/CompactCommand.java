@@ -224,7 +224,11 @@ public final class CompactCommand implements Callable<Integer> {
                 err.print("compact: no partition to compact under " + paths + "\n");
                 return ioError ? Segscope.EXIT_IO : Segscope.EXIT_USAGE;
             }
-            Progress progress = new Progress(err, Progress.stderrIsTerminal(), 0);
+            long total = 0;
+            for (Target t : targets) {
+                total += logBytes(t);
+            }
+            Progress progress = new Progress(err, Progress.stderrIsTerminal(), total, "partitions");
             List<Done> done = run(targets, clock, extracted, progress, err);
             progress.done();
             CompactStatsTotals totals = new CompactStatsTotals();
@@ -397,6 +401,15 @@ public final class CompactCommand implements Callable<Integer> {
         return out;
     }
 
+    /** The size of a partition's segments. */
+    private static long logBytes(Target t) {
+        long n = 0;
+        for (FileEntry f : t.dir().children()) {
+            n += f.name().endsWith(".log") ? f.size() : 0;
+        }
+        return n;
+    }
+
     private static int partitionOf(String name) {
         return Integer.parseInt(name.substring(name.lastIndexOf('-') + 1));
     }
@@ -425,9 +438,7 @@ public final class CompactCommand implements Callable<Integer> {
                 try {
                     Done d = futures.get(i).get();
                     done.add(d);
-                    if (d.stats != null) {
-                        bytes += d.stats.bytesRead();
-                    }
+                    bytes += logBytes(targets.get(i));
                     progress.update(bytes, i + 1);
                 } catch (ExecutionException e) {
                     Throwable c = e.getCause();

@@ -13,14 +13,21 @@ final class Progress {
     private final PrintWriter err;
     private final boolean enabled;
     private final long totalBytes;
+    private final String counted;
     private final long start = System.nanoTime();
     private long lastPrint;
     private boolean printed;
 
     Progress(PrintWriter err, boolean enabled, long totalBytes) {
+        this(err, enabled, totalBytes, "records");
+    }
+
+    /** @param counted what the count of {@link #update} counts (records, partitions) */
+    Progress(PrintWriter err, boolean enabled, long totalBytes, String counted) {
         this.err = err;
         this.enabled = enabled;
         this.totalBytes = totalBytes;
+        this.counted = counted;
     }
 
     /**
@@ -56,7 +63,7 @@ final class Progress {
         double secs = (now - start) / 1e9;
         double rate = bytesDone / secs;
         String eta = totalBytes > 0 && rate > 0 ? String.format("%.0fs", (totalBytes - bytesDone) / rate) : "?";
-        err.printf("\r%,d / %,d bytes, %,d records, %.1f MB/s, ETA %s   ", bytesDone, totalBytes, records, rate / 1e6, eta);
+        err.printf("\r%,d / %,d bytes, %,d %s, %.1f MB/s, ETA %s   ", bytesDone, totalBytes, records, counted, rate / 1e6, eta);
         err.flush();
         printed = true;
     }
