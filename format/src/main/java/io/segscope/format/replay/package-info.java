@@ -63,15 +63,22 @@
  *   Group.offsetExpirationCondition}, {@code isSubscribedToTopic}); docs/format.md 3.5.</li>
  * </ul>
  *
- * <h2>Memory</h2>
- * Committed offsets live in parallel primitive arrays indexed by an open-addressing table keyed by
- * interned group and topic ids: group ids and topic names are kept once each (looked up by their
- * UTF-8 bytes without building Strings), and a metadata String is made only when a key's metadata
- * changes (shared with the last one made when equal). Replaying an OffsetCommit of an existing key
- * whose metadata did not change creates no object of the replay's own. Measured
- * ({@code MemoryPerKeyTest}: 100 000 keys, each committed 3 times): about 260 bytes retained per
- * live key (array growth slack included), about 90 bytes allocated per replayed record, the
- * reader's own allocations included. Pending transactional offsets, group records and problems
- * are ordinary objects.
+ * <h2>Memory and speed</h2>
+ * Committed offsets are rows of 13 longs in chunked arrays ({@code OffsetTable}), found through an
+ * open-addressing table that holds each key inline (group id, topic id, partition: interned ids,
+ * the partitions of one group and topic next to each other); group ids and topic names are kept
+ * once each (looked up by their UTF-8 bytes without building Strings); a commit's metadata is kept
+ * as its UTF-8 bytes, in the row up to 16 bytes, else in a byte arena where the key keeps its space,
+ * and becomes a String only when read. A commit writes its row without reading it (a row is rarely
+ * in the cache). Replaying an OffsetCommit creates no object; memory grows with live keys, not with
+ * records. Measured ({@code MemoryPerKeyTest}: 100 000 keys, each committed 3 times): about 180
+ * bytes retained per live key (table and growth slack included). Pending transactional offsets,
+ * group records and problems are ordinary objects.
+ * <p>
+ * {@link io.segscope.format.replay.OffsetsReplay#replay(java.util.List, AsOf, int)} replays on
+ * several threads: groups are split into shards by a hash of the group id, each thread walks the
+ * whole log and replays its shard's groups (every key type starts with the group id, and Kafka's
+ * rules never relate two groups' records except through transaction markers, which every shard
+ * replays); the result is the same as one thread's ({@code ShardedReplayTest}).
  */
 package io.segscope.format.replay;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Memory grows with live keys, not with records: 100 000 keys (1 000 groups x 100 partitions of
  * one topic) committed 3 times each with the same metadata; the retained heap per key is measured
- * (printed; about 260 bytes per key measured, see the package documentation), and the allocation per replayed record of an existing key
+ * (printed; about 180 bytes per key measured, see the package documentation), and the allocation per replayed record of an existing key
  * stays far below the size of a String or a record object.
  */
 class MemoryPerKeyTest {
