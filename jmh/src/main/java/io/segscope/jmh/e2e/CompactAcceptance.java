@@ -85,7 +85,7 @@ public final class CompactAcceptance {
             Trees.deleteTree(work);
         }
         System.out.println(allOk ? "compact acceptance: every variant reports the groups and offsets of the control"
-                : "compact acceptance: DIFFERENCES, see RESULT.md");
+                : "compact acceptance: a broker did not come up or groups or offsets differ, see RESULT.md");
         System.exit(allOk ? 0 : 1);
     }
 
@@ -102,6 +102,10 @@ public final class CompactAcceptance {
         // the offset expiration sweep (every 10 min by default) would make the result depend on
         // the date of the run: corpus commits older than offsets.retention.minutes (7 days) expire
         overrides.put("offsets.retention.check.interval.ms", String.valueOf(TimeUnit.DAYS.toMillis(1)));
+        // the transaction coordinator aborts timed-out transactions every 10 s by default: the
+        // crashed run's open transaction would be aborted (markers written to __consumer_offsets,
+        // __transaction_state and txn-orders) or not, depending on how long the comparison takes
+        overrides.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", String.valueOf(TimeUnit.DAYS.toMillis(1)));
         Files.createDirectories(outDir);
 
         Map<String, String> expected = flatten(adminJson);
@@ -111,7 +115,9 @@ public final class CompactAcceptance {
         md.append("- date: ").append(Instant.now()).append("\n");
         md.append("- broker: Apache Kafka ").append(AppInfoParser.getVersion())
                 .append(" (KRaft, combined broker+controller, one node, the run's broker settings from run.json")
-                .append(", plus offsets.retention.check.interval.ms=86400000)\n");
+                .append(", plus offsets.retention.check.interval.ms=86400000 and ")
+                .append("transaction.abort.timed.out.transaction.cleanup.interval.ms=86400000: no offset expiration ")
+                .append("sweep and no abort of timed-out transactions while the comparison runs)\n");
         md.append("- input: testdata/corpus/").append(name).append("/logdir, copied; admin.json: what the ")
                 .append("run's broker reported before it stopped\n");
         md.append("- compared: Admin API listGroups, describeClassicGroups / describeConsumerGroups / ")
