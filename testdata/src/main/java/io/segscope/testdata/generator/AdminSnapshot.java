@@ -37,17 +37,17 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * groups sorted by id, offsets by topic and partition, members by client id. Member ids are
  * random per run and kept as reported.
  */
-final class AdminSnapshot {
+public final class AdminSnapshot {
     private static final Comparator<TopicPartition> BY_TOPIC_PARTITION =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private final Admin admin;
 
-    AdminSnapshot(Admin admin) {
+    public AdminSnapshot(Admin admin) {
         this.admin = admin;
     }
 
-    Map<String, Object> take() throws Exception {
+    public Map<String, Object> take() throws Exception {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("takenAtMs", System.currentTimeMillis());
         root.put("groups", groups());

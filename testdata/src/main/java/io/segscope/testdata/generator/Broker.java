@@ -26,7 +26,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * <p>Every child process is registered with a JVM shutdown hook that kills it, so an aborted
  * generator never leaves a broker behind.
  */
-final class Broker {
+public final class Broker {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -51,7 +51,7 @@ final class Broker {
      * @param logDir  the broker's single log dir (also the metadata log dir)
      * @param overrides settings that replace or extend the single-node defaults
      */
-    Broker(Path workDir, Path logDir, String classpath, Map<String, String> overrides) {
+    public Broker(Path workDir, Path logDir, String classpath, Map<String, String> overrides) {
         this.workDir = workDir;
         this.logDir = logDir;
         this.classpath = classpath;
@@ -77,12 +77,12 @@ final class Broker {
         config.putAll(overrides);
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return "127.0.0.1:" + brokerPort;
     }
 
     /** The server.properties as written, with the run-specific ports and path masked. */
-    Map<String, String> reportableConfig() {
+    public Map<String, String> reportableConfig() {
         Map<String, String> out = new TreeMap<>(config);
         out.replaceAll((k, v) -> v.replace(String.valueOf(brokerPort), "<broker-port>")
                 .replace(String.valueOf(controllerPort), "<controller-port>")
@@ -116,7 +116,7 @@ final class Broker {
     }
 
     /** Starts {@code kafka.Kafka} and waits until the Admin API answers. */
-    void start() throws IOException, InterruptedException {
+    public void start() throws IOException, InterruptedException {
         Path props = writeProperties();
         process = startJvm(List.of("kafka.Kafka", props.toString()), workDir.resolve("broker.out"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
@@ -141,7 +141,7 @@ final class Broker {
         }
     }
 
-    Admin admin() {
+    public Admin admin() {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
@@ -150,7 +150,7 @@ final class Broker {
     }
 
     /** SIGTERM: Kafka's controlled shutdown, which leaves {@code .kafka_cleanshutdown}. Returns the exit code. */
-    int stopClean() throws InterruptedException {
+    public int stopClean() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(180, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -161,7 +161,7 @@ final class Broker {
     }
 
     /** SIGKILL: no shutdown hooks, no flush, no clean-shutdown marker. Returns the exit code. */
-    int kill() throws InterruptedException {
+    public int kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(60, TimeUnit.SECONDS);
         LIVE.remove(process);

@@ -20,7 +20,7 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
  * pretty-printed UTF-8 JSON with jackson-core's streaming writer: strings are escaped by the
  * writer, never by hand, and non-ASCII text is written as UTF-8 rather than escaped.
  */
-final class Json {
+public final class Json {
     /** Emoji and other supplementary characters as 4-byte UTF-8, not as escaped surrogate pairs. */
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
@@ -29,7 +29,7 @@ final class Json {
     private Json() {
     }
 
-    static void write(Path file, Object tree) throws IOException {
+    public static void write(Path file, Object tree) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         DefaultPrettyPrinter pp = new DefaultPrettyPrinter()
                 .withObjectIndenter(new DefaultIndenter("  ", "\n"))

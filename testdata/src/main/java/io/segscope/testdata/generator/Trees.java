@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Directory trees the generators copy into the corpus or clear before writing. */
-final class Trees {
+public final class Trees {
     private Trees() {
     }
 
@@ -19,7 +19,7 @@ final class Trees {
      * Copies {@code from} to {@code to} with real files, replacing any there: a plain byte copy
      * (no links, no sparse tricks), so preallocated index tails become real zeros, not holes.
      */
-    static void copyTree(Path from, Path to) throws IOException {
+    public static void copyTree(Path from, Path to) throws IOException {
         List<Path> all;
         try (Stream<Path> s = Files.walk(from)) {
             all = s.sorted().collect(Collectors.toList());
@@ -35,7 +35,7 @@ final class Trees {
     }
 
     /** Deletes {@code dir} and everything below it; nothing when it does not exist. */
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
