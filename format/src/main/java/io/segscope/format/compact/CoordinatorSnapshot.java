@@ -87,6 +87,7 @@ final class CoordinatorSnapshot {
         txns = txns();
         SegmentWriter writer = null;
         int written = 0;
+        long lastKept = -1;
         try {
             for (SourceSegment seg : segments) {
                 try (BatchReader reader = new BatchReader(seg.source, options)) {
@@ -128,18 +129,32 @@ final class CoordinatorSnapshot {
                             if (writer != null) {
                                 writer.close();
                             }
-                            writer = SegmentWriter.open(dir, batch.getLong(0), settings.indexIntervalBytes(), List.of(input));
+                            // the first segment keeps the input's log start offset as its base offset
+                            long base = written == 0 ? segments.get(0).baseOffset : batch.getLong(0);
+                            writer = SegmentWriter.open(dir, base, settings.indexIntervalBytes(), List.of(input));
                             writer.lastModified(FileTime.fromMillis(seg.lastModifiedMs));
                             written++;
                         }
                         c.bytesWritten += batch.remaining();
                         c.batchesRebuilt++;
+                        lastKept = batch.getLong(0) + batch.getInt(23);
                         writer.append(batch);
                     }
                 }
             }
             if (writer != null) {
                 writer.close();
+                writer = null;
+            }
+            // the log end offset stays the input's (a coordinator's next writes must not reuse offsets
+            // others have read): an empty segment at the log end when the last records kept end earlier
+            long logEnd = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).nextOffset;
+            if (!segments.isEmpty() && (written == 0 || lastKept + 1 < logEnd)) {
+                writer = SegmentWriter.open(dir, logEnd, settings.indexIntervalBytes(), List.of(input));
+                writer.lastModified(FileTime.fromMillis(segments.get(segments.size() - 1).lastModifiedMs));
+                writer.close();
+                writer = null;
+                written++;
             }
         } catch (IOException | RuntimeException e) {
             if (writer != null) {

@@ -152,6 +152,33 @@ class CompactCommandTest {
         }
         assertThat(offsets(Run.of("offsets", "--format", "jsonl", out.toString()).out()))
                 .isEqualTo(offsets(Run.of("offsets", "--format", "jsonl", logDir.toString()).out()));
+        // the log end offset stays the input's (a coordinator's next writes do not reuse offsets), and the
+        // log start offset too, unless nothing is kept (then the log starts at its end)
+        try (Stream<Path> s = Files.list(out)) {
+            for (Path p : s.sorted().toList()) {
+                List<Long> in = startAndEnd(logDir.resolve(p.getFileName()));
+                List<Long> snap = startAndEnd(p);
+                assertThat(snap.get(1)).as(p.getFileName().toString()).isEqualTo(in.get(1));
+                assertThat(snap.get(0)).as(p.getFileName().toString()).isIn(in.get(0), in.get(1));
+            }
+        }
+    }
+
+    /** The first segment's base offset and the log end offset of a partition dir. */
+    private static List<Long> startAndEnd(Path partition) throws IOException {
+        List<Path> logs;
+        try (Stream<Path> s = Files.list(partition)) {
+            logs = s.filter(p -> p.getFileName().toString().matches("\\d{20}\\.log")).sorted().toList();
+        }
+        long start = Long.parseLong(logs.get(0).getFileName().toString().substring(0, 20));
+        Path last = logs.get(logs.size() - 1);
+        long end = Long.parseLong(last.getFileName().toString().substring(0, 20));
+        for (String line : Run.of("dump", "--format", "jsonl", last.toString()).out().split("\n")) {
+            if (!line.isEmpty()) {
+                end = Math.max(end, JSON.readTree(line).get("lastOffset").asLong() + 1);
+            }
+        }
+        return List.of(start, end);
     }
 
     @Test
