@@ -66,18 +66,34 @@ public final class Compactor {
      * must not exist yet.
      */
     public static CompactResult compact(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
+        return intoNewDir(partitionDir, settings, outDir, ".compacting-", c -> {
+            CompactStats stats = c.run();
+            c.assemble();
+            return stats;
+        });
+    }
+
+    /** Writes one partition dir's output. */
+    private interface Output {
+        CompactStats write(Compactor c) throws IOException;
+    }
+
+    /**
+     * Runs {@code output} into a temporary dir under {@code outDir} (never inside the input), renamed
+     * to the partition's name when complete, deleted when not.
+     */
+    private static CompactResult intoNewDir(Path partitionDir, CompactSettings settings, Path outDir, String suffix,
+                                            Output output) throws IOException {
         Path in = partitionDir.toRealPath();
         Path out = outsideInput(in, outDir);
         Path target = out.resolve(in.getFileName());
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
         }
-        Path work = Files.createTempDirectory(out, "." + in.getFileName() + ".compacting-");
+        Path work = Files.createTempDirectory(out, "." + in.getFileName() + suffix);
         boolean ok = false;
         try {
-            Compactor c = new Compactor(in, settings, work, false);
-            CompactStats stats = c.run();
-            c.assemble();
+            CompactStats stats = output.write(new Compactor(in, settings, work, false));
             Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
             ok = true;
             return new CompactResult(java.util.Optional.of(target), stats);
@@ -111,16 +127,9 @@ public final class Compactor {
      * Kafka's cleaner output.
      */
     public static CompactResult snapshot(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
-        Path in = partitionDir.toRealPath();
-        Path out = outsideInput(in, outDir);
-        Path target = out.resolve(in.getFileName());
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
-        }
-        Path work = Files.createTempDirectory(out, "." + in.getFileName() + ".snapshot-");
-        boolean ok = false;
-        try {
-            Compactor c = new Compactor(in, settings, work, false);
+        return intoNewDir(partitionDir, settings, outDir, ".snapshot-", c -> {
+            Path in = c.input;
+            Path work = c.work;
             ProducerReplay replay = c.scan();
             long logEnd = c.log.isEmpty() ? 0 : c.log.get(c.log.size() - 1).nextOffset;
             CompactStats.Round round = new CoordinatorSnapshot(c.log, replay, settings).write(work, in);
@@ -136,16 +145,9 @@ public final class Compactor {
             try (Stream<Path> s = Files.list(work)) {
                 segmentsOut = (int) s.filter(p -> SEGMENT.matcher(p.getFileName().toString()).matches()).count();
             }
-            CompactStats stats = new CompactStats(List.of(round), logEnd, logEnd, replay.lastStableOffset(logEnd), 0,
+            return new CompactStats(List.of(round), logEnd, logEnd, replay.lastStableOffset(logEnd), 0,
                     logEnd, c.inputs.size(), segmentsOut);
-            Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
-            ok = true;
-            return new CompactResult(java.util.Optional.of(target), stats);
-        } finally {
-            if (!ok) {
-                deleteTree(work);
-            }
-        }
+        });
     }
 
     /**
@@ -171,29 +173,9 @@ public final class Compactor {
                 firstDirty = c.logStartOffset;
                 reset = checkpoint >= 0;
             }
-            long uncleanable = Math.min(lso, c.activeBaseOffset);
-            if (settings.cleanUpTo() >= 0) {
-                uncleanable = Math.min(uncleanable, settings.cleanUpTo());
-            }
-            if (settings.minCompactionLagMs() > 0) {
-                for (SourceSegment s : c.nonActiveFrom(firstDirty)) {
-                    if (s.largestTimestamp > settings.now() - settings.minCompactionLagMs()) {
-                        uncleanable = Math.min(uncleanable, s.baseOffset);
-                        break;
-                    }
-                }
-            }
-            uncleanable = Math.max(firstDirty, uncleanable);
-            List<SourceSegment> nonActive = c.nonActiveFrom(uncleanable);
-            long firstUncleanable = nonActive.isEmpty() ? c.activeBaseOffset : nonActive.get(0).baseOffset;
-            long cleanBytes = 0;
-            for (SourceSegment s : c.segments(c.logStartOffset, Math.max(c.logStartOffset, firstDirty))) {
-                cleanBytes += s.size;
-            }
-            long cleanableBytes = 0;
-            for (SourceSegment s : c.segments(Math.min(firstDirty, firstUncleanable), firstUncleanable)) {
-                cleanableBytes += s.size;
-            }
+            long firstUncleanable = c.firstUncleanable(firstDirty, lso);
+            long cleanBytes = c.bytes(c.logStartOffset, Math.max(c.logStartOffset, firstDirty));
+            long cleanableBytes = c.bytes(Math.min(firstDirty, firstUncleanable), firstUncleanable);
             // LogCleanerManager.maxCompactionDelay: the earliest first-batch timestamp of the dirty non-active segments
             long earliest = Long.MAX_VALUE;
             for (SourceSegment s : c.nonActiveFrom(firstDirty)) {
@@ -284,25 +266,8 @@ public final class Compactor {
         long checkpoint = -1L;
         int segmentsIn = log.size();
         while (!log.isEmpty()) {
-            long uncleanable = Math.min(lso, activeBaseOffset);
-            if (settings.cleanUpTo() >= 0) {
-                uncleanable = Math.min(uncleanable, settings.cleanUpTo());
-            }
-            if (settings.minCompactionLagMs() > 0) {
-                for (SourceSegment s : nonActiveFrom(firstDirty)) {
-                    if (s.largestTimestamp > settings.now() - settings.minCompactionLagMs()) {
-                        uncleanable = Math.min(uncleanable, s.baseOffset);
-                        break;
-                    }
-                }
-            }
-            uncleanable = Math.max(firstDirty, uncleanable);
-            List<SourceSegment> nonActive = nonActiveFrom(uncleanable);
-            long firstUncleanable = nonActive.isEmpty() ? activeBaseOffset : nonActive.get(0).baseOffset;
-            long cleanableBytes = 0;
-            for (SourceSegment s : segments(Math.min(firstDirty, firstUncleanable), firstUncleanable)) {
-                cleanableBytes += s.size;
-            }
+            long firstUncleanable = firstUncleanable(firstDirty, lso);
+            long cleanableBytes = bytes(Math.min(firstDirty, firstUncleanable), firstUncleanable);
             if (cleanableBytes == 0) {
                 break;
             }
@@ -316,6 +281,38 @@ public final class Compactor {
         CompactStats stats = new CompactStats(List.copyOf(rounds), logEnd, hw, lso, producers.size(), checkpoint,
                 segmentsIn, projectedSegments >= 0 ? projectedSegments : log.size());
         return stats;
+    }
+
+    /**
+     * {@code LogCleanerManager.cleanableOffsets}: the end of the dirty section from {@code firstDirty}
+     * (the last stable offset, the active segment, {@code cleanUpTo}, the first segment newer than the
+     * minimum compaction lag), rounded down to a segment boundary.
+     */
+    private long firstUncleanable(long firstDirty, long lso) {
+        long uncleanable = Math.min(lso, activeBaseOffset);
+        if (settings.cleanUpTo() >= 0) {
+            uncleanable = Math.min(uncleanable, settings.cleanUpTo());
+        }
+        if (settings.minCompactionLagMs() > 0) {
+            for (SourceSegment s : nonActiveFrom(firstDirty)) {
+                if (s.largestTimestamp > settings.now() - settings.minCompactionLagMs()) {
+                    uncleanable = Math.min(uncleanable, s.baseOffset);
+                    break;
+                }
+            }
+        }
+        uncleanable = Math.max(firstDirty, uncleanable);
+        List<SourceSegment> nonActive = nonActiveFrom(uncleanable);
+        return nonActive.isEmpty() ? activeBaseOffset : nonActive.get(0).baseOffset;
+    }
+
+    /** The bytes of the segments holding offsets in [from, to). */
+    private long bytes(long from, long to) {
+        long n = 0;
+        for (SourceSegment s : segments(from, to)) {
+            n += s.size;
+        }
+        return n;
     }
 
     /** One {@code Cleaner.doClean}; returns the end offset (the next first dirty offset). */

@@ -151,13 +151,14 @@ public final class OffsetsReplay implements RecordSink {
 
     /**
      * The threads {@link #replay(List, AsOf)} uses: one for a log under {@value #PARALLEL_BYTES}
-     * bytes or read from a stream, else the processors available, at most {@value #MAX_THREADS}.
+     * bytes or not in files on disk (a stream, an archive), else the processors available, at most
+     * {@value #MAX_THREADS}.
      */
     public static int defaultThreads(List<LogFile> files) {
         long bytes = 0;
         for (LogFile f : files) {
-            if (f.file().isStream()) {
-                return 1;
+            if (!(f.file() instanceof io.segscope.format.logdir.PathEntry)) {
+                return 1; // a stream or an archive entry: read once, by one thread
             }
             bytes += f.file().size();
         }
@@ -170,10 +171,20 @@ public final class OffsetsReplay implements RecordSink {
      * (Kafka's load rules never relate records of two groups, except transaction markers, which
      * every shard replays). The result is the same as one thread's; each thread reads every batch,
      * so the speed-up is that of the record work, not of the reading (and a compressed log is
-     * decompressed by each thread). Files read from a stream need {@code threads} = 1.
+     * decompressed by each thread). Files read from a stream or an archive need {@code threads} = 1.
      */
     public static ReplayResult replay(List<LogFile> files, AsOf asOf, int threads) {
         int n = Math.max(1, threads);
+        List<LogFile> input = files;
+        if (n > 1) {
+            // one mapping of each file on disk for every thread
+            input = new ArrayList<>(files.size());
+            for (LogFile f : files) {
+                input.add(f.file() instanceof io.segscope.format.logdir.PathEntry
+                        ? new LogFile(new SharedMapping(f.file(), n), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
+            }
+        }
+        List<LogFile> walked = input;
         OffsetsReplay[] shards = new OffsetsReplay[n];
         for (int i = 0; i < n; i++) {
             shards[i] = new OffsetsReplay(asOf, i, n);
@@ -184,7 +195,7 @@ public final class OffsetsReplay implements RecordSink {
             int k = i;
             workers[i] = new Thread(() -> {
                 try {
-                    walk(files, shards[k]);
+                    walk(walked, shards[k]);
                 } catch (Throwable t) {
                     failures[k] = t;
                 }
@@ -193,7 +204,7 @@ public final class OffsetsReplay implements RecordSink {
             workers[i].start();
         }
         try {
-            walk(files, shards[0]);
+            walk(walked, shards[0]);
         } catch (RuntimeException | Error e) {
             failures[0] = e;
         }

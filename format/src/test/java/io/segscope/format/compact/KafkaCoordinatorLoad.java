@@ -10,23 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.network.ListenerName;
-import org.apache.kafka.common.record.internal.ControlRecordType;
-import org.apache.kafka.common.record.internal.FileRecords;
-import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.requests.TransactionResult;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.internals.LogContext;
-import org.apache.kafka.coordinator.common.runtime.CoordinatorRecord;
-import org.apache.kafka.coordinator.common.runtime.Deserializer.UnknownRecordTypeException;
 import org.apache.kafka.coordinator.group.GroupCoordinatorRecordSerde;
 import org.apache.kafka.coordinator.group.GroupCoordinatorShard;
 import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
-import org.apache.kafka.timeline.SnapshotRegistry;
 
 /**
  * Kafka 4.4.0's group coordinator loading one {@code __consumer_offsets} partition directory as the
@@ -51,40 +42,11 @@ final class KafkaCoordinatorLoad {
     }
 
     static State load(Path partitionDir) throws IOException, ReflectiveOperationException {
-        SnapshotRegistry registry = new SnapshotRegistry(LC);
-        long[] clock = {0};
-        GroupCoordinatorShard shard = KafkaShards.newShard(new KafkaShards.Clock(clock), LC, registry,
-                new TopicPartition("__consumer_offsets", 0));
-        GroupCoordinatorRecordSerde serde = new GroupCoordinatorRecordSerde();
         List<Path> logs;
         try (Stream<Path> s = Files.list(partitionDir)) {
             logs = s.filter(p -> p.getFileName().toString().matches("\\d{20}\\.log")).sorted().toList();
         }
-        for (Path log : logs) {
-            try (FileRecords file = FileRecords.open(log.toFile(), false)) {
-                for (FileChannelRecordBatch batch : file.batches()) {
-                    if (batch.isControlBatch()) {
-                        for (Record r : batch) {
-                            ControlRecordType type = ControlRecordType.parse(r.key());
-                            if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
-                                shard.replayEndTransactionMarker(batch.producerId(), batch.producerEpoch(),
-                                        type == ControlRecordType.COMMIT ? TransactionResult.COMMIT : TransactionResult.ABORT);
-                            }
-                        }
-                        continue;
-                    }
-                    for (Record r : batch) {
-                        CoordinatorRecord rec;
-                        try {
-                            rec = serde.deserialize(r.key(), r.value());
-                        } catch (UnknownRecordTypeException skipped) {
-                            continue;
-                        }
-                        shard.replay(r.offset(), batch.producerId(), batch.producerEpoch(), rec);
-                    }
-                }
-            }
-        }
+        GroupCoordinatorShard shard = KafkaShards.load(new KafkaShards.Clock(new long[] {0}), logs);
         return state(shard);
     }
 

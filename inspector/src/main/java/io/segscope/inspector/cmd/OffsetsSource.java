@@ -12,14 +12,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.segscope.format.logdir.TopicPartitionName;
-import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.replay.AsOf;
 import io.segscope.format.replay.OffsetsReplay;
 import io.segscope.format.replay.ReplayResult;
 import io.segscope.format.replay.Replicas;
-import io.segscope.format.walk.DecoderChoice;
-import io.segscope.format.walk.RecordFilter;
-import io.segscope.format.walk.RecordWalk;
 import io.segscope.inspector.input.Inputs;
 
 import java.io.PrintWriter;
@@ -174,9 +170,7 @@ final class OffsetsSource implements AutoCloseable {
     List<Replayed> replay(AsOf asOf) {
         List<Replayed> out = new ArrayList<>();
         for (Part p : parts) {
-            OffsetsReplay replay = new OffsetsReplay(asOf);
-            new RecordWalk(ReaderOptions.defaults(), DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).walk(p.files(), replay);
-            out.add(new Replayed(p, replay.result()));
+            out.add(new Replayed(p, OffsetsReplay.replay(p.files(), asOf)));
         }
         return out;
     }
