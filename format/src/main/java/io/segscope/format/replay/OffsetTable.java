@@ -46,6 +46,9 @@ final class OffsetTable {
     // metadata longer than INLINE: chunks of ARENA_CHUNK bytes (or one chunk of a longer metadata's size)
     private byte[][] arena = new byte[0][];
     private int arenaUsed = ARENA_CHUNK; // in the last chunk
+    private long arenaBytes; // of every chunk
+    // the arena's bytes in use after the last compaction: it is compacted again when it has grown to twice that
+    private long arenaKept;
     // per slot, read only for metadata longer than INLINE: its space in the arena (kept for the slot's
     // next long metadata) and where
     private int[][] arenaSpace = new int[0][];
@@ -99,8 +102,9 @@ final class OffsetTable {
         }
         count++;
         int entries = table.length / ENTRY;
-        if ((count + tombstones) * 2 > entries) {
-            rehash(count * 4 > entries ? entries * 2 : entries, s); // before s is live: it is inserted once, below
+        // at most 3/4 full (deleted entries included), live keys at most half of the new table
+        if ((long) (count + tombstones) * 4 > (long) entries * 3) {
+            rehash(count * 2 > entries ? entries * 2 : entries, s); // before s is live: it is inserted once, below
         }
         // stores only: a commit reads nothing of its row (a row is rarely in the cache)
         long[] row = rows[s >>> CHUNK_BITS];
@@ -156,12 +160,21 @@ final class OffsetTable {
         }
         int c = s >>> CHUNK_BITS;
         int i = s & IN_CHUNK;
+        if (arenaSpace[c] == null) {
+            arenaSpace[c] = new int[CHUNK];
+            arenaAt[c] = new long[CHUNK];
+        }
         int space = arenaSpace[c][i];
         if (space < length) {
-            // a slot keeps its arena space for its next long metadata: the arena grows with keys, not commits
-            space = Math.max(length, Math.min(2 * space, Integer.MAX_VALUE / 2));
-            arenaSpace[c][i] = space;
-            arenaAt[c][i] = allocate(space);
+            // a slot keeps its arena space for its next long metadata; the space it leaves, and that of
+            // slots whose metadata went back to their row, is reclaimed when the arena has doubled since
+            // it was last compacted: the arena grows with the live keys' metadata, not with commits
+            arenaSpace[c][i] = 0;
+            if (arenaBytes > 2 * arenaKept + ARENA_CHUNK) {
+                compactArena();
+            }
+            arenaSpace[c][i] = length;
+            arenaAt[c][i] = allocate(length);
         }
         long at = arenaAt[c][i];
         buf.get(offset, arena[(int) (at >>> 32)], (int) at, length);
@@ -179,11 +192,45 @@ final class OffsetTable {
         if (n > ARENA_CHUNK - arenaUsed || arena.length == 0) {
             arena = Arrays.copyOf(arena, arena.length + 1);
             arena[arena.length - 1] = new byte[Math.max(n, ARENA_CHUNK)];
+            arenaBytes += arena[arena.length - 1].length;
             arenaUsed = 0;
         }
         long at = (long) (arena.length - 1) << 32 | arenaUsed;
         arenaUsed = n >= ARENA_CHUNK ? ARENA_CHUNK : arenaUsed + n;
         return at;
+    }
+
+    /**
+     * A new arena holding only the metadata live slots keep there (each in exactly its length); the
+     * space of free slots and of slots whose metadata is now in their row is let go.
+     */
+    private void compactArena() {
+        byte[][] old = arena;
+        arena = new byte[0][];
+        arenaUsed = ARENA_CHUNK;
+        arenaBytes = 0;
+        for (int s = 0; s < used; s++) {
+            int c = s >>> CHUNK_BITS;
+            int i = s & IN_CHUNK;
+            if (arenaSpace[c] == null || arenaSpace[c][i] == 0) {
+                continue;
+            }
+            long[] row = rows[c];
+            int r = i * ROW;
+            long info = row[r + MD_LENGTH];
+            if ((int) (info >>> 32) == -1 || (int) info == 0) {
+                arenaSpace[c][i] = 0; // free, or its metadata is in its row
+                continue;
+            }
+            int length = (int) (info >>> 32);
+            long from = row[r + MD_A];
+            long to = allocate(length);
+            System.arraycopy(old[(int) (from >>> 32)], (int) from, arena[(int) (to >>> 32)], (int) to, length);
+            arenaSpace[c][i] = length;
+            arenaAt[c][i] = to;
+            row[r + MD_A] = to;
+        }
+        arenaKept = arenaBytes;
     }
 
     void remove(int s) {
@@ -240,10 +287,8 @@ final class OffsetTable {
         int n = rows.length;
         rows = Arrays.copyOf(rows, n + 1);
         rows[n] = new long[CHUNK * ROW];
-        arenaSpace = Arrays.copyOf(arenaSpace, n + 1);
-        arenaSpace[n] = new int[CHUNK];
+        arenaSpace = Arrays.copyOf(arenaSpace, n + 1); // a chunk's arena columns come with its first long metadata
         arenaAt = Arrays.copyOf(arenaAt, n + 1);
-        arenaAt[n] = new long[CHUNK];
         capacity += CHUNK;
     }
 

@@ -26,6 +26,9 @@ import org.apache.kafka.coordinator.group.GroupCoordinatorShard;
  * offsets). Then the same with only the live-key map held ({@link #keyMap}).
  */
 public final class OffsetsReplayMain {
+    /** {@code -Dthreads=N}: segscope's replay threads (default: {@link OffsetsReplay#defaultThreads}). */
+    private static final int THREADS = Integer.getInteger("threads", 0);
+
     private OffsetsReplayMain() {
     }
 
@@ -89,7 +92,7 @@ public final class OffsetsReplayMain {
 
     private static Object replay(String side, List<LogFile> files, List<Path> paths) throws java.io.IOException {
         return switch (side) {
-            case "segscope" -> OffsetsReplay.replay(files, AsOf.END);
+            case "segscope" -> OffsetsReplay.replay(files, AsOf.END, THREADS > 0 ? THREADS : OffsetsReplay.defaultThreads(files));
             case "kafka" -> KafkaOffsetsLoad.load(paths);
             default -> throw new IllegalArgumentException("segscope or kafka: " + side);
         };
@@ -102,9 +105,13 @@ public final class OffsetsReplayMain {
      */
     static Object keyMap(String side, Object held) throws ReflectiveOperationException {
         if (side.equals("segscope")) {
-            Object replay = field(held.getClass(), "r").get(held);
-            return new Object[] {field(replay.getClass(), "offsets").get(replay),
-                field(replay.getClass(), "groupIds").get(replay), field(replay.getClass(), "topics").get(replay)};
+            // every shard's (a replay on several threads keeps each group in one shard)
+            List<Object> maps = new java.util.ArrayList<>();
+            for (Object replay : (List<?>) field(held.getClass(), "shards").get(held)) {
+                maps.add(new Object[] {field(replay.getClass(), "offsets").get(replay),
+                    field(replay.getClass(), "groupIds").get(replay), field(replay.getClass(), "topics").get(replay)});
+            }
+            return maps;
         }
         Object om = field(GroupCoordinatorShard.class, "offsetMetadataManager").get(held);
         Object offsets = field(om.getClass(), "offsets").get(om);
