@@ -114,12 +114,17 @@ public class CompactBenchmark {
                 t3 = System.nanoTime();
             }
             CompactCheck.sameAsKafka(ours, kafka, copy);
-            var rounds = ours.stats().rounds();
-            System.out.printf(Locale.ROOT, "%n%s (%s, %,d bytes), dedupe buffer %d MiB: %d passes, %,d bytes below the last"
-                            + " stable offset cleaned (segscope = Kafka: passes, stats, output files); this run: segscope"
+            long below = 0;   // the input segments wholly below the cleaner checkpoint: what was cleaned
+            for (Path log : CompactPartitions.segmentLogs(partition)) {
+                if (Long.parseLong(log.getFileName().toString().substring(0, 20)) < ours.stats().cleanerCheckpoint()) {
+                    below += Files.size(log);
+                }
+            }
+            System.out.printf(Locale.ROOT, "%n%s (%s, %,d bytes), dedupe buffer %d MiB: %d passes, %,d bytes of segments"
+                            + " below the last stable offset cleaned (segscope = Kafka: passes, stats, output files); this run: segscope"
                             + " %.2f s, Kafka %.2f s (cleaning only), Kafka / segscope %.2f; MB/s of the partition: segscope"
                             + " %.1f, Kafka %.1f%n",
-                    partition, codec, bytes, bufferMib, kafka.rounds(), rounds.get(rounds.size() - 1).bytesRead(),
+                    partition, codec, bytes, bufferMib, kafka.rounds(), below,
                     (t1 - t0) / 1e9, (t3 - t2) / 1e9, (double) (t3 - t2) / (t1 - t0),
                     bytes / 1e3 / ((t1 - t0) / 1e6), bytes / 1e3 / ((t3 - t2) / 1e6));
         } finally {

@@ -43,8 +43,25 @@ public final class CompactMain {
         long t0 = System.nanoTime();
         long cleanStart = t0;
         if (args[0].equals("segscope")) {
+            // --repeat N (for a profiler): N - 1 compactions into OUT_DIR/warm, each deleted, before the measured one
+            int repeat = args.length > 5 && args[4].equals("--repeat") ? Integer.parseInt(args[5]) : 1;
+            for (int i = 1; i < repeat; i++) {
+                Path warm = Path.of(args[3]).resolve("warm");
+                Compactor.compact(dir, settings, warm);
+                CompactPartitions.deleteTree(warm);
+            }
+            t0 = System.nanoTime();
+            cleanStart = t0;
             CompactResult r = Compactor.compact(dir, settings, Path.of(args[3]));
             passes = r.stats().rounds().size();
+            System.out.printf(Locale.ROOT, "segscope: building the key maps %.3f s, rewriting %.3f s%n",
+                    r.stats().mapNanos() / 1e9, r.stats().cleanNanos() / 1e9);
+            for (var round : r.stats().rounds()) {
+                System.out.printf(Locale.ROOT, "  pass to %d: map %d keys of %d slots; batches copied %d, rebuilt %d, emptied %d,"
+                                + " dropped %d; records %d -> %d%n", round.endOffset(), round.mapEntries(), round.mapSlots(),
+                        round.batchesCopied(), round.batchesRebuilt(), round.emptyBatchesWritten(), round.batchesDropped(),
+                        round.messagesRead(), round.messagesWritten());
+            }
             bytesOut = CompactPartitions.logBytes(r.partitionDir().orElseThrow());
         } else {
             try (KafkaCleaner.Session s = KafkaCleaner.open(dir, settings)) {
