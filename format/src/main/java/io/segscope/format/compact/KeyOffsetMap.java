@@ -1,9 +1,6 @@
 package io.segscope.format.compact;
 
 import java.nio.ByteBuffer;
-import java.security.DigestException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
@@ -13,6 +10,10 @@ import java.util.Arrays;
  * big-endian int from the hash at byte {@code min(a, 12)} and adds {@code max(0, a - 12)}. A slot of
  * 24 zero bytes is empty. Keys are compared by their hash only, so two keys with one MD5 are one key,
  * as in Kafka. No object is kept per key: the memory is the array, whatever the number of keys.
+ *
+ * <p>The slots are held as three longs each (hash bytes 0-7 and 8-15, big-endian, then the offset),
+ * so that a probe compares two longs rather than 16 bytes; {@link #slotBytes} gives Kafka's byte
+ * image of them. Keys are hashed by {@link Md5} (one reused digest, no allocation per key).
  *
  * <pre>
  * entry layout (24 bytes)
@@ -24,14 +25,16 @@ final class KeyOffsetMap {
     static final int HASH_SIZE = 16;
     static final int ENTRY_SIZE = HASH_SIZE + 8;
 
-    private final byte[] bytes;
+    /** Per slot: hash bytes 0-7, hash bytes 8-15 (big-endian), offset. */
+    private final long[] entriesArray;
     private final int slots;
-    private final MessageDigest md5;
-    private final byte[] hash = new byte[HASH_SIZE];
-    private ByteBuffer view;
-    private ByteBuffer viewOf;
+    private final Md5 md5 = new Md5();
+    private long hashHi;
+    private long hashLo;
     private int entries;
     private long latestOffset = -1L;
+    /** False until the first put: a new array is zero already, so the first {@link #clear} has nothing to do. */
+    private boolean dirty;
 
     /** A map in {@code memory} bytes: {@code memory / 24} slots. */
     KeyOffsetMap(int memory) {
@@ -39,12 +42,7 @@ final class KeyOffsetMap {
             throw new IllegalArgumentException("a key map needs at least " + ENTRY_SIZE + " bytes, not " + memory);
         }
         slots = memory / ENTRY_SIZE;
-        bytes = new byte[slots * ENTRY_SIZE];
-        try {
-            md5 = MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 is required of every Java platform", e);
-        }
+        entriesArray = new long[3 * slots];
     }
 
     int slots() {
@@ -68,98 +66,99 @@ final class KeyOffsetMap {
     }
 
     void clear() {
-        Arrays.fill(bytes, (byte) 0);
+        if (dirty) {
+            Arrays.fill(entriesArray, 0L);
+            dirty = false;
+        }
         entries = 0;
         latestOffset = -1L;
     }
 
-    /** Records {@code offset} as the latest of the key {@code buf[keyOffset, keyOffset + keyLength)}. */
-    void put(ByteBuffer buf, int keyOffset, int keyLength, long offset) {
+    /**
+     * Records {@code offset} as the latest of the key {@code buf[keyOffset, keyOffset + keyLength)};
+     * returns the key's previous offset, or -1 when the key is new.
+     */
+    long put(ByteBuffer buf, int keyOffset, int keyLength, long offset) {
         if (entries >= slots) {
             throw new IllegalArgumentException("Attempted to add a new entry to a full offset map, entries: "
                     + entries + ", slots: " + slots);
         }
         hash(buf, keyOffset, keyLength);
+        dirty = true;
+        long[] e = entriesArray;
+        long h0 = hashHi;
+        long h1 = hashLo;
         int attempt = 0;
-        int pos = positionOf(attempt);
-        while (!isEmpty(pos)) {
-            if (sameHash(pos)) {
-                putLong(pos + HASH_SIZE, offset);
+        int at = slotOf(attempt);
+        while (e[at] != 0 || e[at + 1] != 0 || e[at + 2] != 0) {
+            if (e[at] == h0 && e[at + 1] == h1) {
+                long previous = e[at + 2];
+                e[at + 2] = offset;
                 latestOffset = offset;
-                return;
+                return previous;
             }
-            pos = positionOf(++attempt);
+            at = slotOf(++attempt);
         }
-        System.arraycopy(hash, 0, bytes, pos, HASH_SIZE);
-        putLong(pos + HASH_SIZE, offset);
+        e[at] = h0;
+        e[at + 1] = h1;
+        e[at + 2] = offset;
         latestOffset = offset;
         entries++;
+        return -1L;
     }
 
     /** The latest offset of the key, or -1 when it is not in the map. */
     long get(ByteBuffer buf, int keyOffset, int keyLength) {
         hash(buf, keyOffset, keyLength);
+        long[] e = entriesArray;
+        long h0 = hashHi;
+        long h1 = hashLo;
         int maxAttempts = slots + HASH_SIZE - 4;
         for (int attempt = 0; attempt < maxAttempts; attempt++) {
-            int pos = positionOf(attempt);
-            if (isEmpty(pos)) {
-                return -1L;
+            int at = slotOf(attempt);
+            if (e[at] == h0 && e[at + 1] == h1) {
+                // a slot of all zeros is empty, even for a key whose hash is zero (as in Kafka)
+                return h0 == 0 && h1 == 0 && e[at + 2] == 0 ? -1L : e[at + 2];
             }
-            if (sameHash(pos)) {
-                return getLong(pos + HASH_SIZE);
+            if (e[at] == 0 && e[at + 1] == 0 && e[at + 2] == 0) {
+                return -1L;
             }
         }
         return -1L;
     }
 
     private void hash(ByteBuffer buf, int keyOffset, int keyLength) {
-        if (viewOf != buf) {
-            view = buf.duplicate();
-            viewOf = buf;
-        }
-        view.limit(keyOffset + keyLength).position(keyOffset);
-        md5.update(view);
-        try {
-            md5.digest(hash, 0, HASH_SIZE);
-        } catch (DigestException e) {
-            throw new IllegalStateException(e);
-        }
+        md5.digest(buf, keyOffset, keyLength);
+        hashHi = md5.hi();
+        hashLo = md5.lo();
     }
 
-    private int positionOf(int attempt) {
-        int at = Math.min(attempt, HASH_SIZE - 4);
-        int probe = ((hash[at] & 0xFF) << 24) | ((hash[at + 1] & 0xFF) << 16) | ((hash[at + 2] & 0xFF) << 8)
-                | (hash[at + 3] & 0xFF);
-        probe += Math.max(0, attempt - HASH_SIZE + 4);
+    /**
+     * Kafka's probe: attempt {@code a} reads the big-endian int at hash byte {@code min(a, 12)} and
+     * adds {@code max(0, a - 12)}; the slot is that modulo the slots. Returns the slot's first index.
+     */
+    private int slotOf(int attempt) {
+        int probe;
+        if (attempt == 0) {
+            probe = (int) (hashHi >>> 32);
+        } else if (attempt < 8) {
+            int shift = 8 * attempt;
+            probe = (int) ((hashHi << shift | hashLo >>> (64 - shift)) >>> 32);
+        } else if (attempt <= HASH_SIZE - 4) {
+            probe = (int) (hashLo >>> (32 - 8 * (attempt - 8)));
+        } else {
+            probe = (int) hashLo + attempt - (HASH_SIZE - 4);
+        }
         int abs = probe == Integer.MIN_VALUE ? 0 : Math.abs(probe);   // Kafka's Utils.abs
-        return (abs % slots) * ENTRY_SIZE;
+        return (abs % slots) * 3;
     }
 
-    private boolean isEmpty(int pos) {
-        for (int i = pos, end = pos + ENTRY_SIZE; i < end; i++) {
-            if (bytes[i] != 0) {
-                return false;
-            }
+    /** The slots as Kafka's {@code SkimpyOffsetMap} holds them: 24 bytes each, hash then big-endian offset. */
+    byte[] slotBytes() {
+        ByteBuffer out = ByteBuffer.allocate(slots * ENTRY_SIZE);
+        for (long v : entriesArray) {
+            out.putLong(v);
         }
-        return true;
-    }
-
-    private boolean sameHash(int pos) {
-        return Arrays.equals(bytes, pos, pos + HASH_SIZE, hash, 0, HASH_SIZE);
-    }
-
-    private void putLong(int pos, long v) {
-        for (int i = 7; i >= 0; i--) {
-            bytes[pos + i] = (byte) v;
-            v >>>= 8;
-        }
-    }
-
-    private long getLong(int pos) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (bytes[pos + i] & 0xFFL);
-        }
-        return v;
+        return out.array();
     }
 }

@@ -60,6 +60,7 @@ final class SegmentCleaner {
     private int headerInts;
     private int[] headerAt = new int[256];
     private final Scratch scratch = new Scratch();
+    private final LatestOffsets latest;
 
     SegmentCleaner(CompactSettings settings, KeyOffsetMap map, ReaderOptions options, long highWatermark,
                    Map<Long, CompactSettings.LastRecord> producers) {
@@ -69,6 +70,7 @@ final class SegmentCleaner {
         this.highWatermark = highWatermark;
         this.now = settings.now();
         this.readCapacity = settings.readBufferBytes();
+        this.latest = new LatestOffsets(settings.mapMemory() / 4);
         producerIds = producers.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
         producerLastData = new long[producerIds.length];
         producerEpochs = new short[producerIds.length];
@@ -80,6 +82,11 @@ final class SegmentCleaner {
     }
 
     // ---------------------------------------------------------------- the map
+
+    /** A new round: the map is empty, its dirty range starts at {@code firstDirty}. */
+    void startRound(long firstDirty) {
+        latest.reset(firstDirty);
+    }
 
     /**
      * Puts the keys of {@code seg} at offsets from {@code start} into the map, reading from the offset
@@ -116,7 +123,8 @@ final class SegmentCleaner {
                             if (map.size() >= maxDesired) {
                                 return true;   // buffers are not restored, as in Kafka
                             }
-                            map.put(r.buffer(), r.keyOffset(), r.keyLength(), r.offset());
+                            long offset = r.offset();
+                            latest.onPut(offset, map.put(r.buffer(), r.keyOffset(), r.keyLength(), offset));
                         }
                         c.mapMessagesRead++;
                     }
@@ -202,9 +210,11 @@ final class SegmentCleaner {
             } else if (r.offset() > map.latestOffset()) {
                 keep = true;
             } else if (r.hasKey()) {
-                long found = map.get(r.buffer(), r.keyOffset(), r.keyLength());
+                long offset = r.offset();
+                int known = latest.latest(offset);
+                boolean isLatest = known >= 0 ? known == 1 : offset >= map.get(r.buffer(), r.keyOffset(), r.keyLength());
                 boolean retainDeletes = legacy ? retainLegacyDeletes : !b.hasDeleteHorizon() || now < b.deleteHorizonMs();
-                keep = r.offset() >= found && (r.hasValue() || retainDeletes);
+                keep = isLatest && (r.hasValue() || retainDeletes);
             } else {
                 c.invalidMessages++;
                 keep = false;

@@ -49,9 +49,32 @@ class KeyOffsetMapTest {
                 assertThat(ours.latestOffset()).isEqualTo(kafka.latestOffset());
                 assertThat(ours.slots()).isEqualTo(kafka.slots());
                 byte[] kb = ((ByteBuffer) field(kafka, "bytes")).array();
-                byte[] ob = (byte[]) field(ours, "bytes");
+                byte[] ob = ours.slotBytes();
                 assertThat(Arrays.equals(kb, 0, ob.length, ob, 0, ob.length)).as("slot bytes").isTrue();
             } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    @TestFactory
+    Stream<DynamicTest> md5AsMessageDigest() {
+        return Tries.of(0x3D5L, 40, gen -> {
+            try {
+                java.security.MessageDigest jdk = java.security.MessageDigest.getInstance("MD5");
+                Md5 ours = new Md5();
+                for (int i = 0; i < 50; i++) {
+                    // every length around the block boundaries, and some long keys, inside a larger buffer
+                    int length = i < 30 ? gen.intBetween(0, 130) : gen.intBetween(0, 5000);
+                    byte[] key = gen.bytes(length, length);
+                    int at = gen.intBetween(0, 9);
+                    ByteBuffer framed = ByteBuffer.allocate(at + length + 5).position(at).put(key).flip();
+                    ours.digest(framed, at, length);
+                    ByteBuffer expected = ByteBuffer.wrap(jdk.digest(key));
+                    assertThat(new long[] {ours.hi(), ours.lo()}).as("MD5 of " + length + " bytes")
+                            .containsExactly(expected.getLong(0), expected.getLong(8));
+                }
+            } catch (java.security.NoSuchAlgorithmException e) {
                 throw new AssertionError(e);
             }
         });
