@@ -68,6 +68,35 @@ final class LatestOffsets {
         }
     }
 
+    /**
+     * True when {@code count} records with offsets in {@code [first, last]} were all put and all
+     * replaced: the bits of that range count {@code count} replaced puts (one record per offset).
+     */
+    boolean allReplaced(long first, long last, int count) {
+        if (!usable || first < base) {
+            return false;
+        }
+        long from = first - base;
+        long to = last - base;   // inclusive
+        int fw = (int) (from >>> 6);
+        int tw = (int) (to >>> 6);
+        if (tw >= words) {
+            return false;
+        }
+        int n = 0;
+        for (int w = fw; w <= tw; w++) {
+            long bits = put[w] & replaced[w];
+            if (w == fw) {
+                bits &= -1L << from;
+            }
+            if (w == tw) {
+                bits &= -1L >>> (63 - (to & 63));
+            }
+            n += Long.bitCount(bits);
+        }
+        return n == count;
+    }
+
     /** 1 when the record at {@code offset} is its key's latest, 0 when a later one replaced it, -1 when unknown (look it up). */
     int latest(long offset) {
         if (!usable || offset < base) {

@@ -198,35 +198,43 @@ final class SegmentCleaner {
         boolean tombstones = false;
         ByteBuffer buf = null;
         boolean legacy = b.magic() < 2;
-        RecordIterator it = b.records();
-        while (it.next()) {
-            LogRecord r = it.record();
-            c.messagesRead++;
-            boolean keep;
-            if (discardRecords) {
-                keep = false;
-            } else if (control) {
-                keep = true;
-            } else if (r.offset() > map.latestOffset()) {
-                keep = true;
-            } else if (r.hasKey()) {
-                long offset = r.offset();
-                int known = latest.latest(offset);
-                boolean isLatest = known >= 0 ? known == 1 : offset >= map.get(r.buffer(), r.keyOffset(), r.keyLength());
-                boolean retainDeletes = legacy ? retainLegacyDeletes : !b.hasDeleteHorizon() || now < b.deleteHorizonMs();
-                keep = isLatest && (r.hasValue() || retainDeletes);
-            } else {
-                c.invalidMessages++;
-                keep = false;
-            }
-            if (keep) {
-                buf = r.buffer();
-                remember(r);
-                if (!r.hasValue()) {
-                    tombstones = true;
+        int count = b.countOrMinusOne();
+        if (!control && !discardRecords && !legacy && count > 0 && latest.allReplaced(b.baseOffset(), b.lastOffset(), count)) {
+            // every record was put by the map build and replaced by a later one of its key: all go,
+            // as the map would answer, without reading (or decompressing) the records again
+            c.messagesRead += count;
+            allKept = false;
+        } else {
+            RecordIterator it = b.records();
+            while (it.next()) {
+                LogRecord r = it.record();
+                c.messagesRead++;
+                boolean keep;
+                if (discardRecords) {
+                    keep = false;
+                } else if (control) {
+                    keep = true;
+                } else if (r.offset() > map.latestOffset()) {
+                    keep = true;
+                } else if (r.hasKey()) {
+                    long offset = r.offset();
+                    int known = latest.latest(offset);
+                    boolean isLatest = known >= 0 ? known == 1 : offset >= map.get(r.buffer(), r.keyOffset(), r.keyLength());
+                    boolean retainDeletes = legacy ? retainLegacyDeletes : !b.hasDeleteHorizon() || now < b.deleteHorizonMs();
+                    keep = isLatest && (r.hasValue() || retainDeletes);
+                } else {
+                    c.invalidMessages++;
+                    keep = false;
                 }
-            } else {
-                allKept = false;
+                if (keep) {
+                    buf = r.buffer();
+                    remember(r);
+                    if (!r.hasValue()) {
+                        tombstones = true;
+                    }
+                } else {
+                    allKept = false;
+                }
             }
         }
 
