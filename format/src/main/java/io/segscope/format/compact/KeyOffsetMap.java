@@ -4,45 +4,60 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The cleaner's key map (docs/format.md 4.1), slot for slot as Kafka 4.4.0's
- * {@code SkimpyOffsetMap}: one flat array of {@code slots} entries of 24 bytes, the MD5 of the key
- * (16 bytes) then the offset (8 bytes, big-endian); open addressing whose probe {@code a} reads a
- * big-endian int from the hash at byte {@code min(a, 12)} and adds {@code max(0, a - 12)}. A slot of
- * 24 zero bytes is empty. Keys are compared by their hash only, so two keys with one MD5 are one key,
- * as in Kafka. No object is kept per key: the memory is the array, whatever the number of keys.
+ * The cleaner's key map (docs/format.md 4.1), as Kafka 4.4.0's {@code SkimpyOffsetMap} behaves: keys
+ * are known by the MD5 of their bytes only (two keys with one MD5 are one key, as in Kafka), each
+ * with its latest offset; the map has Kafka's {@code slots = memory / 24} and is full at the same
+ * number of keys, so the passes are Kafka's. No object is kept per key.
  *
- * <p>The slots are held as three longs each (hash bytes 0-7 and 8-15, big-endian, then the offset),
- * so that a probe compares two longs rather than 16 bytes; {@link #slotBytes} gives Kafka's byte
- * image of them. Keys are hashed by {@link Md5} (one reused digest, no allocation per key).
+ * <p>The memory is not Kafka's one array of {@code slots} entries allocated up front: the table
+ * starts small and doubles while it is more than half full, up to {@code slots} entries of 24 bytes
+ * (never more than Kafka's array), so a map holding far fewer keys than it could (206,000 keys in
+ * the 5.6 million slots of the default 128 MiB) stays small, cache- and TLB-friendly, and is not
+ * paid for in zeroing and resident pages. Open addressing with linear probing from the top bits of
+ * the hash.
  *
  * <pre>
- * entry layout (24 bytes)
- *   0  hash     16 bytes  MD5 of the key bytes
- *  16  offset   int64     latest offset of the key
+ * entry layout (three longs)
+ *   0  hash bytes 0-7    big-endian, MD5 of the key bytes
+ *   1  hash bytes 8-15
+ *   2  offset            latest offset of the key
  * </pre>
+ *
+ * A slot of three zeros is empty (as a slot of 24 zero bytes is in Kafka). Keys are hashed by
+ * {@link Md5} (one reused digest, no allocation per key).
  */
 final class KeyOffsetMap {
     static final int HASH_SIZE = 16;
     static final int ENTRY_SIZE = HASH_SIZE + 8;
+    private static final int INITIAL_CAPACITY = 1 << 10;
 
-    /** Per slot: hash bytes 0-7, hash bytes 8-15 (big-endian), offset. */
-    private final long[] entriesArray;
+    /** Kafka's slots: how many keys the map can hold (it is full at {@code slots * loadFactor}). */
     private final int slots;
+    /** Per physical slot: hash bytes 0-7, hash bytes 8-15 (big-endian), offset. */
+    private long[] table;
+    /** Physical slots: a power of two, or {@link #slots} once grown to it. */
+    private int capacity;
+    private int growAt;
     private final Md5 md5 = new Md5();
     private long hashHi;
     private long hashLo;
     private int entries;
     private long latestOffset = -1L;
-    /** False until the first put: a new array is zero already, so the first {@link #clear} has nothing to do. */
     private boolean dirty;
 
-    /** A map in {@code memory} bytes: {@code memory / 24} slots. */
+    /** A map of {@code memory / 24} slots, in at most {@code memory} bytes. */
     KeyOffsetMap(int memory) {
         if (memory < ENTRY_SIZE) {
             throw new IllegalArgumentException("a key map needs at least " + ENTRY_SIZE + " bytes, not " + memory);
         }
         slots = memory / ENTRY_SIZE;
-        entriesArray = new long[3 * slots];
+        allocate(Math.min(slots, INITIAL_CAPACITY));
+    }
+
+    private void allocate(int physical) {
+        capacity = physical;
+        table = new long[3 * physical];
+        growAt = physical == slots ? Integer.MAX_VALUE : physical / 2;
     }
 
     int slots() {
@@ -65,9 +80,14 @@ final class KeyOffsetMap {
         return (double) entries / slots;
     }
 
+    /** Physical slots now (for tests). */
+    int capacity() {
+        return capacity;
+    }
+
     void clear() {
         if (dirty) {
-            Arrays.fill(entriesArray, 0L);
+            Arrays.fill(table, 0L);
             dirty = false;
         }
         entries = 0;
@@ -85,80 +105,81 @@ final class KeyOffsetMap {
         }
         hash(buf, keyOffset, keyLength);
         dirty = true;
-        long[] e = entriesArray;
+        long[] t = table;
         long h0 = hashHi;
         long h1 = hashLo;
-        int attempt = 0;
-        int at = slotOf(attempt);
-        while (e[at] != 0 || e[at + 1] != 0 || e[at + 2] != 0) {
-            if (e[at] == h0 && e[at + 1] == h1) {
-                long previous = e[at + 2];
-                e[at + 2] = offset;
+        int i = home(h0);
+        while (t[i] != 0 || t[i + 1] != 0 || t[i + 2] != 0) {
+            if (t[i] == h0 && t[i + 1] == h1) {
+                long previous = t[i + 2];
+                t[i + 2] = offset;
                 latestOffset = offset;
                 return previous;
             }
-            at = slotOf(++attempt);
+            i = next(i);
         }
-        e[at] = h0;
-        e[at + 1] = h1;
-        e[at + 2] = offset;
+        t[i] = h0;
+        t[i + 1] = h1;
+        t[i + 2] = offset;
         latestOffset = offset;
         entries++;
+        if (entries > growAt) {
+            grow();
+        }
         return -1L;
     }
 
     /** The latest offset of the key, or -1 when it is not in the map. */
     long get(ByteBuffer buf, int keyOffset, int keyLength) {
         hash(buf, keyOffset, keyLength);
-        long[] e = entriesArray;
+        long[] t = table;
         long h0 = hashHi;
         long h1 = hashLo;
-        int maxAttempts = slots + HASH_SIZE - 4;
-        for (int attempt = 0; attempt < maxAttempts; attempt++) {
-            int at = slotOf(attempt);
-            if (e[at] == h0 && e[at + 1] == h1) {
+        int i = home(h0);
+        for (int n = 0; n < capacity; n++) {
+            if (t[i] == h0 && t[i + 1] == h1) {
                 // a slot of all zeros is empty, even for a key whose hash is zero (as in Kafka)
-                return h0 == 0 && h1 == 0 && e[at + 2] == 0 ? -1L : e[at + 2];
+                return h0 == 0 && h1 == 0 && t[i + 2] == 0 ? -1L : t[i + 2];
             }
-            if (e[at] == 0 && e[at + 1] == 0 && e[at + 2] == 0) {
+            if (t[i] == 0 && t[i + 1] == 0 && t[i + 2] == 0) {
                 return -1L;
             }
+            i = next(i);
         }
         return -1L;
+    }
+
+    /** The first index of the key's home slot: the top 32 bits of the hash scaled to the capacity. */
+    private int home(long h0) {
+        return (int) (((h0 >>> 32) * capacity) >>> 32) * 3;
+    }
+
+    private int next(int i) {
+        i += 3;
+        return i == 3 * capacity ? 0 : i;
+    }
+
+    /** Doubles the table (or grows it to {@link #slots}), putting every entry again. */
+    private void grow() {
+        long[] old = table;
+        allocate((int) Math.min(slots, 2L * capacity));
+        long[] t = table;
+        for (int j = 0; j < old.length; j += 3) {
+            if (old[j] != 0 || old[j + 1] != 0 || old[j + 2] != 0) {
+                int i = home(old[j]);
+                while (t[i] != 0 || t[i + 1] != 0 || t[i + 2] != 0) {
+                    i = next(i);
+                }
+                t[i] = old[j];
+                t[i + 1] = old[j + 1];
+                t[i + 2] = old[j + 2];
+            }
+        }
     }
 
     private void hash(ByteBuffer buf, int keyOffset, int keyLength) {
         md5.digest(buf, keyOffset, keyLength);
         hashHi = md5.hi();
         hashLo = md5.lo();
-    }
-
-    /**
-     * Kafka's probe: attempt {@code a} reads the big-endian int at hash byte {@code min(a, 12)} and
-     * adds {@code max(0, a - 12)}; the slot is that modulo the slots. Returns the slot's first index.
-     */
-    private int slotOf(int attempt) {
-        int probe;
-        if (attempt == 0) {
-            probe = (int) (hashHi >>> 32);
-        } else if (attempt < 8) {
-            int shift = 8 * attempt;
-            probe = (int) ((hashHi << shift | hashLo >>> (64 - shift)) >>> 32);
-        } else if (attempt <= HASH_SIZE - 4) {
-            probe = (int) (hashLo >>> (32 - 8 * (attempt - 8)));
-        } else {
-            probe = (int) hashLo + attempt - (HASH_SIZE - 4);
-        }
-        int abs = probe == Integer.MIN_VALUE ? 0 : Math.abs(probe);   // Kafka's Utils.abs
-        return (abs % slots) * 3;
-    }
-
-    /** The slots as Kafka's {@code SkimpyOffsetMap} holds them: 24 bytes each, hash then big-endian offset. */
-    byte[] slotBytes() {
-        ByteBuffer out = ByteBuffer.allocate(slots * ENTRY_SIZE);
-        for (long v : entriesArray) {
-            out.putLong(v);
-        }
-        return out.array();
     }
 }

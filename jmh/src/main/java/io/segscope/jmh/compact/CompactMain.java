@@ -14,7 +14,11 @@ import java.util.Locale;
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.segscope.jmh.compact.CompactMain segscope PARTITION_DIR BUFFER_MIB OUT_DIR
  * java -cp jmh/target/benchmarks.jar io.segscope.jmh.compact.CompactMain kafka    COPY_DIR      BUFFER_MIB
+ * java -cp jmh/target/benchmarks.jar io.segscope.jmh.compact.CompactMain prepare  DATA none|zstd
  * </pre>
+ *
+ * <p>{@code prepare} prints the benchmark partition's directory ({@link CompactPartitions}),
+ * generating it first if needed.
  *
  * <p>{@code segscope} compacts {@code PARTITION_DIR} into {@code OUT_DIR} (which must not hold the
  * partition yet; the input is only read). {@code kafka} cleans {@code COPY_DIR} in place, as the
@@ -30,9 +34,14 @@ public final class CompactMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 3 && args[0].equals("prepare")) {
+            // the partition dir of a codec under DATA, generated and recovered on first use
+            System.out.println(CompactPartitions.partition(Path.of(args[1]), args[2]));
+            return;
+        }
         if (args.length < 3 || !args[0].equals("segscope") && !args[0].equals("kafka")
                 || args[0].equals("segscope") && args.length < 4) {
-            System.err.println("usage: CompactMain segscope PARTITION_DIR BUFFER_MIB OUT_DIR | kafka COPY_DIR BUFFER_MIB");
+            System.err.println("usage: CompactMain segscope PARTITION_DIR BUFFER_MIB OUT_DIR | kafka COPY_DIR BUFFER_MIB | prepare DATA CODEC");
             System.exit(2);
         }
         Path dir = Path.of(args[1]);
