@@ -56,14 +56,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar CompactBenchmark -prof gc
- * java -jar jmh/target/benchmarks.jar CompactBenchmark -p codec=zstd -p bufferMib=4 -i 5
+ * java -jar jmh/target/benchmarks.jar CompactBenchmark -p codec=zstd -p bufferMib=4
  * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 1)
-@Measurement(iterations = 3)
+@Measurement(iterations = 5)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
 public class CompactBenchmark {
     @Param({"none", "zstd"})

@@ -56,7 +56,10 @@ public final class CompactMain {
             int repeat = args.length > 5 && args[4].equals("--repeat") ? Integer.parseInt(args[5]) : 1;
             for (int i = 1; i < repeat; i++) {
                 Path warm = Path.of(args[3]).resolve("warm");
-                Compactor.compact(dir, settings, warm);
+                long w0 = System.nanoTime();
+                CompactResult w = Compactor.compact(dir, settings, warm);
+                System.err.printf(Locale.ROOT, "run %d: %.3f s (map %.3f s, rewrite %.3f s)%n", i, (System.nanoTime() - w0) / 1e9,
+                        w.stats().mapNanos() / 1e9, w.stats().cleanNanos() / 1e9);
                 CompactPartitions.deleteTree(warm);
             }
             t0 = System.nanoTime();
