@@ -1,5 +1,6 @@
 package io.segscope.format.compact;
 
+import io.segscope.format.io.ByteSource;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.BatchView;
@@ -97,7 +98,7 @@ final class SegmentCleaner {
         int maxDesired = (int) (map.slots() * settings.loadFactor());
         long position = seg.lookup(start);
         long chunkStart = position;
-        try (BatchReader reader = new BatchReader(seg.source, options, position)) {
+        try (BatchReader reader = new BatchReader(seg.source(), options, position)) {
             while (reader.next()) {
                 Batch b = reader.batch();
                 long p = b.position();
@@ -133,6 +134,8 @@ final class SegmentCleaner {
                     map.updateLatestOffset(b.lastOffset());
                 }
             }
+        } finally {
+            seg.release();
         }
         c.mapBytesRead += seg.size - chunkStart;
         map.updateLatestOffset(nextSegmentStart - 1);
@@ -158,13 +161,15 @@ final class SegmentCleaner {
     void cleanInto(SourceSegment seg, CleanedOutput dest, TxnTracker txn, boolean retainLegacyDeletes, Counters c)
             throws IOException {
         out.clear();
-        try (BatchReader reader = new BatchReader(seg.source, options)) {
+        try (BatchReader reader = new BatchReader(seg.source(), options)) {
             while (reader.next()) {
                 cleanBatch(seg, reader.batch(), txn, retainLegacyDeletes, c);
                 if (out.position() >= readCapacity) {
                     flush(dest);
                 }
             }
+        } finally {
+            seg.release();   // what was kept is in the write buffer (copied) already
         }
         flush(dest);
     }
@@ -242,9 +247,10 @@ final class SegmentCleaner {
             boolean needHorizon = (tombstones || markerForEmptyTxn) && !b.hasDeleteHorizon();
             if (allKept && !needHorizon) {
                 int size = b.sizeInBytes();
-                int at = seg.source.ensure(b.position(), size);
+                ByteSource source = seg.source();
+                int at = source.ensure(b.position(), size);
                 room(size);
-                out.put(seg.source.buffer().duplicate().limit(at + size).position(at));
+                out.put(source.buffer().duplicate().limit(at + size).position(at));
                 c.batchesCopied++;
                 c.bytesWritten += size;
             } else {
