@@ -325,6 +325,7 @@ public final class Compactor {
                 : clean.get(clean.size() - 1).lastModifiedMs - settings.deleteRetentionMs();
 
         map.clear();
+        cleaner.startRound(firstDirty);
         List<SourceSegment> dirty = segments(firstDirty, firstUncleanable);
         TxnTracker mapTxns = new TxnTracker();
         mapTxns.addAborted(collectAbortedTxns(firstDirty, firstUncleanable));

@@ -48,7 +48,7 @@ final class CoordinatorSnapshot {
         long t0 = System.nanoTime();
         long keyed = 0;
         for (SourceSegment seg : segments) {
-            try (BatchReader reader = new BatchReader(seg.source, options)) {
+            try (BatchReader reader = new BatchReader(seg.source(), options)) {
                 while (reader.next()) {
                     Batch b = reader.batch();
                     if (!b.isControl()) {
@@ -61,7 +61,7 @@ final class CoordinatorSnapshot {
         KeyOffsetMap map = new KeyOffsetMap((int) memory);
         TxnTracker txns = txns();
         for (SourceSegment seg : segments) {
-            try (BatchReader reader = new BatchReader(seg.source, options)) {
+            try (BatchReader reader = new BatchReader(seg.source(), options)) {
                 while (reader.next()) {
                     Batch b = reader.batch();
                     if (b.isControl()) {
@@ -90,7 +90,7 @@ final class CoordinatorSnapshot {
         long lastKept = -1;
         try {
             for (SourceSegment seg : segments) {
-                try (BatchReader reader = new BatchReader(seg.source, options)) {
+                try (BatchReader reader = new BatchReader(seg.source(), options)) {
                     while (reader.next()) {
                         Batch b = reader.batch();
                         c.bytesRead += b.sizeInBytes();

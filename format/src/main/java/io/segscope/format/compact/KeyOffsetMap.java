@@ -1,50 +1,63 @@
 package io.segscope.format.compact;
 
 import java.nio.ByteBuffer;
-import java.security.DigestException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
- * The cleaner's key map (docs/format.md 4.1), slot for slot as Kafka 4.4.0's
- * {@code SkimpyOffsetMap}: one flat array of {@code slots} entries of 24 bytes, the MD5 of the key
- * (16 bytes) then the offset (8 bytes, big-endian); open addressing whose probe {@code a} reads a
- * big-endian int from the hash at byte {@code min(a, 12)} and adds {@code max(0, a - 12)}. A slot of
- * 24 zero bytes is empty. Keys are compared by their hash only, so two keys with one MD5 are one key,
- * as in Kafka. No object is kept per key: the memory is the array, whatever the number of keys.
+ * The cleaner's key map (docs/format.md 4.1), as Kafka 4.4.0's {@code SkimpyOffsetMap} behaves: keys
+ * are known by the MD5 of their bytes only (two keys with one MD5 are one key, as in Kafka), each
+ * with its latest offset; the map has Kafka's {@code slots = memory / 24} and is full at the same
+ * number of keys, so the passes are Kafka's. No object is kept per key.
+ *
+ * <p>The memory is not Kafka's one array of {@code slots} entries allocated up front: the table
+ * starts small and doubles while it is more than half full, up to {@code slots} entries of 24 bytes
+ * (never more than Kafka's array), so a map holding far fewer keys than it could (206,000 keys in
+ * the 5.6 million slots of the default 128 MiB) stays small, cache- and TLB-friendly, and is not
+ * paid for in zeroing and resident pages. Open addressing with linear probing from the top bits of
+ * the hash.
  *
  * <pre>
- * entry layout (24 bytes)
- *   0  hash     16 bytes  MD5 of the key bytes
- *  16  offset   int64     latest offset of the key
+ * entry layout (three longs)
+ *   0  hash bytes 0-7    big-endian, MD5 of the key bytes
+ *   1  hash bytes 8-15
+ *   2  offset            latest offset of the key
  * </pre>
+ *
+ * A slot of three zeros is empty (as a slot of 24 zero bytes is in Kafka). Keys are hashed by
+ * {@link Md5} (one reused digest, no allocation per key).
  */
 final class KeyOffsetMap {
     static final int HASH_SIZE = 16;
     static final int ENTRY_SIZE = HASH_SIZE + 8;
+    private static final int INITIAL_CAPACITY = 1 << 10;
 
-    private final byte[] bytes;
+    /** Kafka's slots: how many keys the map can hold (it is full at {@code slots * loadFactor}). */
     private final int slots;
-    private final MessageDigest md5;
-    private final byte[] hash = new byte[HASH_SIZE];
-    private ByteBuffer view;
-    private ByteBuffer viewOf;
+    /** Per physical slot: hash bytes 0-7, hash bytes 8-15 (big-endian), offset. */
+    private long[] table;
+    /** Physical slots: a power of two, or {@link #slots} once grown to it. */
+    private int capacity;
+    private int growAt;
+    private final Md5 md5 = new Md5();
+    private long hashHi;
+    private long hashLo;
     private int entries;
     private long latestOffset = -1L;
+    private boolean dirty;
 
-    /** A map in {@code memory} bytes: {@code memory / 24} slots. */
+    /** A map of {@code memory / 24} slots, in at most {@code memory} bytes. */
     KeyOffsetMap(int memory) {
         if (memory < ENTRY_SIZE) {
             throw new IllegalArgumentException("a key map needs at least " + ENTRY_SIZE + " bytes, not " + memory);
         }
         slots = memory / ENTRY_SIZE;
-        bytes = new byte[slots * ENTRY_SIZE];
-        try {
-            md5 = MessageDigest.getInstance("MD5");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("MD5 is required of every Java platform", e);
-        }
+        allocate(Math.min(slots, INITIAL_CAPACITY));
+    }
+
+    private void allocate(int physical) {
+        capacity = physical;
+        table = new long[3 * physical];
+        growAt = physical == slots ? Integer.MAX_VALUE : physical / 2;
     }
 
     int slots() {
@@ -67,99 +80,106 @@ final class KeyOffsetMap {
         return (double) entries / slots;
     }
 
+    /** Physical slots now (for tests). */
+    int capacity() {
+        return capacity;
+    }
+
     void clear() {
-        Arrays.fill(bytes, (byte) 0);
+        if (dirty) {
+            Arrays.fill(table, 0L);
+            dirty = false;
+        }
         entries = 0;
         latestOffset = -1L;
     }
 
-    /** Records {@code offset} as the latest of the key {@code buf[keyOffset, keyOffset + keyLength)}. */
-    void put(ByteBuffer buf, int keyOffset, int keyLength, long offset) {
+    /**
+     * Records {@code offset} as the latest of the key {@code buf[keyOffset, keyOffset + keyLength)};
+     * returns the key's previous offset, or -1 when the key is new.
+     */
+    long put(ByteBuffer buf, int keyOffset, int keyLength, long offset) {
         if (entries >= slots) {
             throw new IllegalArgumentException("Attempted to add a new entry to a full offset map, entries: "
                     + entries + ", slots: " + slots);
         }
         hash(buf, keyOffset, keyLength);
-        int attempt = 0;
-        int pos = positionOf(attempt);
-        while (!isEmpty(pos)) {
-            if (sameHash(pos)) {
-                putLong(pos + HASH_SIZE, offset);
+        dirty = true;
+        long[] t = table;
+        long h0 = hashHi;
+        long h1 = hashLo;
+        int i = home(h0);
+        while (t[i] != 0 || t[i + 1] != 0 || t[i + 2] != 0) {
+            if (t[i] == h0 && t[i + 1] == h1) {
+                long previous = t[i + 2];
+                t[i + 2] = offset;
                 latestOffset = offset;
-                return;
+                return previous;
             }
-            pos = positionOf(++attempt);
+            i = next(i);
         }
-        System.arraycopy(hash, 0, bytes, pos, HASH_SIZE);
-        putLong(pos + HASH_SIZE, offset);
+        t[i] = h0;
+        t[i + 1] = h1;
+        t[i + 2] = offset;
         latestOffset = offset;
         entries++;
+        if (entries > growAt) {
+            grow();
+        }
+        return -1L;
     }
 
     /** The latest offset of the key, or -1 when it is not in the map. */
     long get(ByteBuffer buf, int keyOffset, int keyLength) {
         hash(buf, keyOffset, keyLength);
-        int maxAttempts = slots + HASH_SIZE - 4;
-        for (int attempt = 0; attempt < maxAttempts; attempt++) {
-            int pos = positionOf(attempt);
-            if (isEmpty(pos)) {
+        long[] t = table;
+        long h0 = hashHi;
+        long h1 = hashLo;
+        int i = home(h0);
+        for (int n = 0; n < capacity; n++) {
+            if (t[i] == h0 && t[i + 1] == h1) {
+                // a slot of all zeros is empty, even for a key whose hash is zero (as in Kafka)
+                return h0 == 0 && h1 == 0 && t[i + 2] == 0 ? -1L : t[i + 2];
+            }
+            if (t[i] == 0 && t[i + 1] == 0 && t[i + 2] == 0) {
                 return -1L;
             }
-            if (sameHash(pos)) {
-                return getLong(pos + HASH_SIZE);
-            }
+            i = next(i);
         }
         return -1L;
     }
 
-    private void hash(ByteBuffer buf, int keyOffset, int keyLength) {
-        if (viewOf != buf) {
-            view = buf.duplicate();
-            viewOf = buf;
-        }
-        view.limit(keyOffset + keyLength).position(keyOffset);
-        md5.update(view);
-        try {
-            md5.digest(hash, 0, HASH_SIZE);
-        } catch (DigestException e) {
-            throw new IllegalStateException(e);
-        }
+    /** The first index of the key's home slot: the top 32 bits of the hash scaled to the capacity. */
+    private int home(long h0) {
+        return (int) (((h0 >>> 32) * capacity) >>> 32) * 3;
     }
 
-    private int positionOf(int attempt) {
-        int at = Math.min(attempt, HASH_SIZE - 4);
-        int probe = ((hash[at] & 0xFF) << 24) | ((hash[at + 1] & 0xFF) << 16) | ((hash[at + 2] & 0xFF) << 8)
-                | (hash[at + 3] & 0xFF);
-        probe += Math.max(0, attempt - HASH_SIZE + 4);
-        int abs = probe == Integer.MIN_VALUE ? 0 : Math.abs(probe);   // Kafka's Utils.abs
-        return (abs % slots) * ENTRY_SIZE;
+    private int next(int i) {
+        i += 3;
+        return i == 3 * capacity ? 0 : i;
     }
 
-    private boolean isEmpty(int pos) {
-        for (int i = pos, end = pos + ENTRY_SIZE; i < end; i++) {
-            if (bytes[i] != 0) {
-                return false;
+    /** Doubles the table (or grows it to {@link #slots}), putting every entry again. */
+    private void grow() {
+        long[] old = table;
+        allocate((int) Math.min(slots, 2L * capacity));
+        long[] t = table;
+        for (int j = 0; j < old.length; j += 3) {
+            if (old[j] != 0 || old[j + 1] != 0 || old[j + 2] != 0) {
+                int i = home(old[j]);
+                while (t[i] != 0 || t[i + 1] != 0 || t[i + 2] != 0) {
+                    i = next(i);
+                }
+                t[i] = old[j];
+                t[i + 1] = old[j + 1];
+                t[i + 2] = old[j + 2];
             }
         }
-        return true;
     }
 
-    private boolean sameHash(int pos) {
-        return Arrays.equals(bytes, pos, pos + HASH_SIZE, hash, 0, HASH_SIZE);
-    }
-
-    private void putLong(int pos, long v) {
-        for (int i = 7; i >= 0; i--) {
-            bytes[pos + i] = (byte) v;
-            v >>>= 8;
-        }
-    }
-
-    private long getLong(int pos) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (bytes[pos + i] & 0xFFL);
-        }
-        return v;
+    private void hash(ByteBuffer buf, int keyOffset, int keyLength) {
+        md5.digest(buf, keyOffset, keyLength);
+        hashHi = md5.hi();
+        hashLo = md5.lo();
     }
 }

@@ -1,5 +1,6 @@
 package io.segscope.format.compact;
 
+import io.segscope.format.io.ByteSource;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.BatchView;
@@ -60,6 +61,7 @@ final class SegmentCleaner {
     private int headerInts;
     private int[] headerAt = new int[256];
     private final Scratch scratch = new Scratch();
+    private final LatestOffsets latest;
 
     SegmentCleaner(CompactSettings settings, KeyOffsetMap map, ReaderOptions options, long highWatermark,
                    Map<Long, CompactSettings.LastRecord> producers) {
@@ -69,6 +71,7 @@ final class SegmentCleaner {
         this.highWatermark = highWatermark;
         this.now = settings.now();
         this.readCapacity = settings.readBufferBytes();
+        this.latest = new LatestOffsets(settings.mapMemory() / 4);
         producerIds = producers.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
         producerLastData = new long[producerIds.length];
         producerEpochs = new short[producerIds.length];
@@ -81,6 +84,11 @@ final class SegmentCleaner {
 
     // ---------------------------------------------------------------- the map
 
+    /** A new round: the map is empty, its dirty range starts at {@code firstDirty}. */
+    void startRound(long firstDirty) {
+        latest.reset(firstDirty);
+    }
+
     /**
      * Puts the keys of {@code seg} at offsets from {@code start} into the map, reading from the offset
      * index position of {@code start}. Returns true when the map filled (the round ends at the map's
@@ -90,7 +98,7 @@ final class SegmentCleaner {
         int maxDesired = (int) (map.slots() * settings.loadFactor());
         long position = seg.lookup(start);
         long chunkStart = position;
-        try (BatchReader reader = new BatchReader(seg.source, options, position)) {
+        try (BatchReader reader = new BatchReader(seg.source(), options, position)) {
             while (reader.next()) {
                 Batch b = reader.batch();
                 long p = b.position();
@@ -116,7 +124,8 @@ final class SegmentCleaner {
                             if (map.size() >= maxDesired) {
                                 return true;   // buffers are not restored, as in Kafka
                             }
-                            map.put(r.buffer(), r.keyOffset(), r.keyLength(), r.offset());
+                            long offset = r.offset();
+                            latest.onPut(offset, map.put(r.buffer(), r.keyOffset(), r.keyLength(), offset));
                         }
                         c.mapMessagesRead++;
                     }
@@ -125,6 +134,8 @@ final class SegmentCleaner {
                     map.updateLatestOffset(b.lastOffset());
                 }
             }
+        } finally {
+            seg.release();
         }
         c.mapBytesRead += seg.size - chunkStart;
         map.updateLatestOffset(nextSegmentStart - 1);
@@ -150,13 +161,15 @@ final class SegmentCleaner {
     void cleanInto(SourceSegment seg, CleanedOutput dest, TxnTracker txn, boolean retainLegacyDeletes, Counters c)
             throws IOException {
         out.clear();
-        try (BatchReader reader = new BatchReader(seg.source, options)) {
+        try (BatchReader reader = new BatchReader(seg.source(), options)) {
             while (reader.next()) {
                 cleanBatch(seg, reader.batch(), txn, retainLegacyDeletes, c);
                 if (out.position() >= readCapacity) {
                     flush(dest);
                 }
             }
+        } finally {
+            seg.release();   // what was kept is in the write buffer (copied) already
         }
         flush(dest);
     }
@@ -190,33 +203,43 @@ final class SegmentCleaner {
         boolean tombstones = false;
         ByteBuffer buf = null;
         boolean legacy = b.magic() < 2;
-        RecordIterator it = b.records();
-        while (it.next()) {
-            LogRecord r = it.record();
-            c.messagesRead++;
-            boolean keep;
-            if (discardRecords) {
-                keep = false;
-            } else if (control) {
-                keep = true;
-            } else if (r.offset() > map.latestOffset()) {
-                keep = true;
-            } else if (r.hasKey()) {
-                long found = map.get(r.buffer(), r.keyOffset(), r.keyLength());
-                boolean retainDeletes = legacy ? retainLegacyDeletes : !b.hasDeleteHorizon() || now < b.deleteHorizonMs();
-                keep = r.offset() >= found && (r.hasValue() || retainDeletes);
-            } else {
-                c.invalidMessages++;
-                keep = false;
-            }
-            if (keep) {
-                buf = r.buffer();
-                remember(r);
-                if (!r.hasValue()) {
-                    tombstones = true;
+        int count = b.countOrMinusOne();
+        if (!control && !discardRecords && !legacy && count > 0 && latest.allReplaced(b.baseOffset(), b.lastOffset(), count)) {
+            // every record was put by the map build and replaced by a later one of its key: all go,
+            // as the map would answer, without reading (or decompressing) the records again
+            c.messagesRead += count;
+            allKept = false;
+        } else {
+            RecordIterator it = b.records();
+            while (it.next()) {
+                LogRecord r = it.record();
+                c.messagesRead++;
+                boolean keep;
+                if (discardRecords) {
+                    keep = false;
+                } else if (control) {
+                    keep = true;
+                } else if (r.offset() > map.latestOffset()) {
+                    keep = true;
+                } else if (r.hasKey()) {
+                    long offset = r.offset();
+                    int known = latest.latest(offset);
+                    boolean isLatest = known >= 0 ? known == 1 : offset >= map.get(r.buffer(), r.keyOffset(), r.keyLength());
+                    boolean retainDeletes = legacy ? retainLegacyDeletes : !b.hasDeleteHorizon() || now < b.deleteHorizonMs();
+                    keep = isLatest && (r.hasValue() || retainDeletes);
+                } else {
+                    c.invalidMessages++;
+                    keep = false;
                 }
-            } else {
-                allKept = false;
+                if (keep) {
+                    buf = r.buffer();
+                    remember(r);
+                    if (!r.hasValue()) {
+                        tombstones = true;
+                    }
+                } else {
+                    allKept = false;
+                }
             }
         }
 
@@ -224,9 +247,10 @@ final class SegmentCleaner {
             boolean needHorizon = (tombstones || markerForEmptyTxn) && !b.hasDeleteHorizon();
             if (allKept && !needHorizon) {
                 int size = b.sizeInBytes();
-                int at = seg.source.ensure(b.position(), size);
+                ByteSource source = seg.source();
+                int at = source.ensure(b.position(), size);
                 room(size);
-                out.put(seg.source.buffer().duplicate().limit(at + size).position(at));
+                out.put(source.buffer().duplicate().limit(at + size).position(at));
                 c.batchesCopied++;
                 c.bytesWritten += size;
             } else {

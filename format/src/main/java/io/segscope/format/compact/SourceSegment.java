@@ -27,7 +27,8 @@ final class SourceSegment {
     final Path log;
     final Path txnIndexFile;
     final boolean written;
-    ByteSource source;
+    /** The mapped {@code .log} while a pass reads it ({@link #source()}), null otherwise ({@link #release()}). */
+    private ByteSource source;
     long size;
     long nextOffset;
     long lastModifiedMs;
@@ -46,10 +47,29 @@ final class SourceSegment {
         this.written = written;
     }
 
-    /** Maps the files and walks the batch headers once, feeding {@code visitor} if not null. */
+    /**
+     * The segment's bytes, mapped now if they are not: valid until {@link #release()}. Each pass maps
+     * a segment for as long as it reads it, so that only the segment being read counts in the
+     * resident set, not every segment of the partition.
+     */
+    ByteSource source() {
+        if (source == null) {
+            source = MappedSource.openReleasable(log, log.getFileName().toString());
+        }
+        return source;
+    }
+
+    /** Unmaps the segment's bytes: no batch, record or buffer of it may be used afterwards. */
+    void release() {
+        if (source != null) {
+            source.close();
+            source = null;
+        }
+    }
+
+    /** Walks the batch headers once, feeding {@code visitor} if not null; the segment is released after. */
     void open(int indexIntervalBytes, ReaderOptions options, BatchVisitor visitor) throws IOException {
         lastModifiedMs = Files.getLastModifiedTime(log).toMillis();
-        source = MappedSource.open(log, log.getFileName().toString());
         if (txnIndexFile != null && Files.isRegularFile(txnIndexFile) && Files.size(txnIndexFile) > 0) {
             ByteSource txn = MappedSource.open(txnIndexFile, txnIndexFile.getFileName().toString());
             TxnIndexReader reader = new TxnIndexReader().wrap(txn, baseOffset);
@@ -62,7 +82,7 @@ final class SourceSegment {
         }
         IndexSizer sizer = new IndexSizer(indexIntervalBytes);
         nextOffset = baseOffset;
-        try (BatchReader reader = new BatchReader(source, options)) {
+        try (BatchReader reader = new BatchReader(source(), options)) {
             while (reader.next()) {
                 Batch b = reader.batch();
                 if (firstBatchTimestamp == -1L && size == 0) {
@@ -75,6 +95,8 @@ final class SourceSegment {
                     visitor.batch(b);
                 }
             }
+        } finally {
+            release();
         }
         sizer.finish();
         offsetIndexEntries = sizer.offsetEntries;
@@ -112,10 +134,7 @@ final class SourceSegment {
     }
 
     void close() {
-        if (source != null) {
-            source.close();
-            source = null;
-        }
+        release();
     }
 
     @Override

@@ -38,4 +38,66 @@ public final class MappedSource {
     public static ByteSource open(Path file) {
         return open(file, file.toString());
     }
+
+    /**
+     * Maps {@code file} read-only like {@link #open(Path, String)}, but {@code close()} unmaps it at
+     * once rather than when the mapping is garbage collected, so that its pages stop counting in the
+     * process's resident set. The caller must not touch the source, its buffer or any view of it
+     * after closing it (the memory is gone: the JVM would crash, not throw). Where the JDK offers no
+     * way to unmap, closing leaves the mapping to the garbage collector, as {@link #open} does.
+     */
+    public static ByteSource openReleasable(Path file, String name) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE) {
+                throw FormatException.at(Violation.IO_ERROR, name, 0).field("size")
+                        .expected("<= " + Integer.MAX_VALUE).actual(size)
+                        .note("Kafka positions are int32; no Kafka file is this large").build();
+            }
+            if (size == 0) {
+                return new BufferSource(ByteBuffer.allocate(0), name, null);
+            }
+            ByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            boolean[] closed = new boolean[1];
+            return new BufferSource(mapped, name, () -> {
+                if (!closed[0]) {
+                    closed[0] = true;
+                    Unmapper.unmap(mapped);
+                }
+            });
+        } catch (IOException e) {
+            throw FormatException.at(Violation.IO_ERROR, name, 0).note(IoReasons.of(e)).build(e);
+        }
+    }
+
+    /** {@code sun.misc.Unsafe.invokeCleaner} (jdk.unsupported), as Kafka's {@code ByteBufferUnmapper} uses it. */
+    private static final class Unmapper {
+        private static final java.lang.invoke.MethodHandle INVOKE_CLEANER = find();
+
+        private static java.lang.invoke.MethodHandle find() {
+            try {
+                Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+                java.lang.reflect.Field f = unsafeClass.getDeclaredField("theUnsafe");
+                f.setAccessible(true);
+                Object unsafe = f.get(null);
+                return java.lang.invoke.MethodHandles.lookup()
+                        .findVirtual(unsafeClass, "invokeCleaner",
+                                java.lang.invoke.MethodType.methodType(void.class, ByteBuffer.class))
+                        .bindTo(unsafe);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+
+        static void unmap(ByteBuffer mapped) {
+            if (INVOKE_CLEANER == null) {
+                return;
+            }
+            try {
+                INVOKE_CLEANER.invokeExact(mapped);
+            } catch (Throwable e) {
+                // not unmapped now: the garbage collector will
+            }
+        }
+    }
 }
