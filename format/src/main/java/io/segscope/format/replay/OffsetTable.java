@@ -102,9 +102,9 @@ final class OffsetTable {
         }
         count++;
         int entries = table.length / ENTRY;
-        // at most 3/4 full (deleted entries included), live keys at most half of the new table
-        if ((long) (count + tombstones) * 4 > (long) entries * 3) {
-            rehash(count * 2 > entries ? entries * 2 : entries, s); // before s is live: it is inserted once, below
+        // at most half full (deleted entries included), live keys at most a quarter of the new table
+        if ((long) (count + tombstones) * 2 > (long) entries) {
+            rehash(count * 4 > entries ? entries * 2 : entries, s); // before s is live: it is inserted once, below
         }
         // stores only: a commit reads nothing of its row (a row is rarely in the cache)
         long[] row = rows[s >>> CHUNK_BITS];
