@@ -175,14 +175,11 @@ public final class OffsetsReplay implements RecordSink {
      */
     public static ReplayResult replay(List<LogFile> files, AsOf asOf, int threads) {
         int n = Math.max(1, threads);
-        List<LogFile> input = files;
-        if (n > 1) {
-            // one mapping of each file on disk for every thread
-            input = new ArrayList<>(files.size());
-            for (LogFile f : files) {
-                input.add(f.file() instanceof io.segscope.format.logdir.PathEntry
-                        ? new LogFile(new SharedMapping(f.file(), n), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
-            }
+        // one mapping of each file on disk for every thread, unmapped as soon as every thread is done with it
+        List<LogFile> input = new ArrayList<>(files.size());
+        for (LogFile f : files) {
+            input.add(f.file() instanceof io.segscope.format.logdir.PathEntry p
+                    ? new LogFile(new SharedMapping(p, n), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
         }
         List<LogFile> walked = input;
         OffsetsReplay[] shards = new OffsetsReplay[n];

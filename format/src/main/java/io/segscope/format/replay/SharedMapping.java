@@ -1,23 +1,26 @@
 package io.segscope.format.replay;
 
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.io.MappedSource;
 import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.logdir.PathEntry;
 import java.util.List;
 
 /**
  * A file on disk mapped once for the threads of one replay: each {@link #open()} gives a source
  * over its own view of the one mapping (absolute reads only), so that the threads share the
  * mapping's pages (faulted in once, counted once in the resident set). Once every thread has closed
- * its source the mapping is let go (unmapped when collected, as a source of one thread is).
- * Thread-safe.
+ * its source the file is unmapped at once, so that the resident set holds the segments being read,
+ * not every segment read so far (the replay keeps nothing that points into a mapping: values are
+ * copied out of the records). Thread-safe.
  */
 final class SharedMapping implements FileEntry {
-    private final FileEntry file;
+    private final PathEntry file;
     private final int threads;
     private ByteSource mapped;
     private int closed;
 
-    SharedMapping(FileEntry file, int threads) {
+    SharedMapping(PathEntry file, int threads) {
         this.file = file;
         this.threads = threads;
     }
@@ -57,7 +60,7 @@ final class SharedMapping implements FileEntry {
         ByteSource m;
         synchronized (this) {
             if (mapped == null) {
-                mapped = file.open();
+                mapped = MappedSource.openReleasable(file.toPath(), file.path());
             }
             m = mapped;
         }
@@ -96,8 +99,10 @@ final class SharedMapping implements FileEntry {
             @Override
             public void close() {
                 synchronized (SharedMapping.this) {
-                    if (++closed >= threads) {
+                    if (++closed >= threads && mapped != null) {
+                        mapped.close(); // unmapped
                         mapped = null;
+                        closed = 0;
                     }
                 }
             }
