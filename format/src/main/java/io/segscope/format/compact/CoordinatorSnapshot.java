@@ -88,12 +88,22 @@ final class CoordinatorSnapshot {
         SegmentWriter writer = null;
         int written = 0;
         long lastKept = -1;
+        // the input's last batch: the end of the log, kept as an empty batch when its records are not
+        long lastBase = -1;
+        long lastOffset = -1;
+        int lastLeaderEpoch = -1;
+        long lastModified = 0;
+        long keptMaxTimestamp = -1;
         try {
             for (SourceSegment seg : segments) {
                 try (BatchReader reader = new BatchReader(seg.source(), options)) {
                     while (reader.next()) {
                         Batch b = reader.batch();
                         c.bytesRead += b.sizeInBytes();
+                        lastBase = b.magic() >= 2 ? b.baseOffset() : b.lastOffset();
+                        lastOffset = b.lastOffset();
+                        lastLeaderEpoch = b.magic() >= 2 ? b.partitionLeaderEpoch() : -1;
+                        lastModified = seg.lastModifiedMs;
                         if (b.isControl()) {
                             txns.onControlBatchRead(b);
                             c.batchesDropped++;
@@ -138,22 +148,38 @@ final class CoordinatorSnapshot {
                         c.bytesWritten += batch.remaining();
                         c.batchesRebuilt++;
                         lastKept = batch.getLong(0) + batch.getInt(23);
+                        keptMaxTimestamp = Math.max(keptMaxTimestamp, batch.getLong(35));
                         writer.append(batch);
                     }
                 }
+            }
+            // the log end offset stays the input's (a coordinator's next writes must not reuse offsets
+            // others have read): when the last records kept end before it, the log ends with the input's
+            // last batch emptied (a 61-byte header, as Kafka's cleaner keeps one), which a loader reads
+            // up to the end (an empty segment would not do: Kafka's loader stops at the gap)
+            if (lastOffset >= 0 && lastKept < lastOffset) {
+                long base = Math.max(lastBase, lastKept + 1);
+                // its timestamp: the latest kept (none new for the time index, which indexes records)
+                ByteBuffer empty = emptyBatch(base, (int) (lastOffset - base), keptMaxTimestamp, lastLeaderEpoch);
+                if (writer == null || writer.size() + empty.remaining() > settings.segmentBytes()) {
+                    if (writer != null) {
+                        writer.close();
+                    }
+                    writer = SegmentWriter.open(dir, written == 0 ? segments.get(0).baseOffset : base,
+                            settings.indexIntervalBytes(), List.of(input));
+                    writer.lastModified(FileTime.fromMillis(lastModified));
+                    written++;
+                }
+                c.bytesWritten += empty.remaining();
+                writer.append(empty);
             }
             if (writer != null) {
                 writer.close();
                 writer = null;
             }
-            // the log end offset stays the input's (a coordinator's next writes must not reuse offsets
-            // others have read): an empty segment at the log end when the last records kept end earlier
-            long logEnd = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).nextOffset;
-            if (!segments.isEmpty() && (written == 0 || lastKept + 1 < logEnd)) {
-                writer = SegmentWriter.open(dir, logEnd, settings.indexIntervalBytes(), List.of(input));
-                writer.lastModified(FileTime.fromMillis(segments.get(segments.size() - 1).lastModifiedMs));
-                writer.close();
-                writer = null;
+            if (written == 0 && !segments.isEmpty()) {
+                // an empty log: one empty segment at its start
+                SegmentWriter.open(dir, segments.get(0).baseOffset, settings.indexIntervalBytes(), List.of(input)).close();
                 written++;
             }
         } catch (IOException | RuntimeException e) {
@@ -168,6 +194,18 @@ final class CoordinatorSnapshot {
                 written, c.mapBytesRead, c.mapMessagesRead, c.bytesRead, c.bytesWritten, c.messagesRead,
                 c.messagesWritten, 0, map.slots(), map.size(), map.utilization(), 0, c.batchesRebuilt, 0,
                 c.batchesDropped, t1 - t0, t2 - t1);
+    }
+
+    /** {@code DefaultRecordBatch.writeEmptyHeader}: a magic-2 batch header holding no record, no producer. */
+    static ByteBuffer emptyBatch(long baseOffset, int lastOffsetDelta, long maxTimestamp, int leaderEpoch) {
+        ByteBuffer b = ByteBuffer.allocate(61);
+        b.putLong(baseOffset).putInt(61 - 12).putInt(leaderEpoch).put((byte) 2).putInt(0).putShort((short) 0)
+                .putInt(lastOffsetDelta).putLong(-1L).putLong(maxTimestamp).putLong(-1L).putShort((short) -1)
+                .putInt(-1).putInt(0);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b.array(), 21, 61 - 21);
+        b.putInt(17, (int) crc.getValue());
+        return b.flip();
     }
 
     /**
