@@ -93,10 +93,11 @@ public final class Compactor {
         Path work = Files.createTempDirectory(out, "." + in.getFileName() + suffix);
         boolean ok = false;
         try {
-            CompactStats stats = output.write(new Compactor(in, settings, work, false));
+            Compactor c = new Compactor(in, settings, work, false);
+            CompactStats stats = output.write(c);
             Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
             ok = true;
-            return new CompactResult(java.util.Optional.of(target), stats);
+            return new CompactResult(java.util.Optional.of(target), stats, c.inputDamage());
         } finally {
             if (!ok) {
                 deleteTree(work);
@@ -114,7 +115,8 @@ public final class Compactor {
         Path work = Files.createTempDirectory("segscope-compact-");
         try {
             Compactor c = new Compactor(in, settings, work, true);
-            return new CompactResult(java.util.Optional.empty(), c.run());
+            CompactStats stats = c.run();
+            return new CompactResult(java.util.Optional.empty(), stats, c.inputDamage());
         } finally {
             deleteTree(work);
         }
@@ -223,6 +225,33 @@ public final class Compactor {
             existing = existing.getParent();
         }
         return existing == null ? abs : existing.toRealPath().resolve(existing.relativize(abs));
+    }
+
+    /** The input segments not read to their end (see {@link CompactResult#inputDamage()}). */
+    private List<io.segscope.format.error.Problem> inputDamage() {
+        List<io.segscope.format.error.Problem> out = new ArrayList<>();
+        for (SourceSegment s : inputs) {
+            if (s.badCrcPosition >= 0) {
+                out.add(io.segscope.format.error.Problem.of(io.segscope.format.error.Violation.CRC_MISMATCH,
+                        s.log.toString(), s.badCrcPosition, -1, "the batch of offsets " + s.badCrcOffsets
+                                + " has a wrong CRC: Kafka's log recovery (after an unclean shutdown) would truncate the"
+                                + " segment there; it was compacted as read, as Kafka's cleaner would (segscope verify"
+                                + " tells more)"));
+            }
+            if (s.tail == null) {
+                continue;
+            }
+            boolean zeros = s.tail.kind() == io.segscope.format.record.Tail.Kind.ZERO_FILL;
+            out.add(io.segscope.format.error.Problem.of(
+                    zeros ? io.segscope.format.error.Violation.ZERO_TAIL : io.segscope.format.error.Violation.TRUNCATED,
+                    s.log.toString(), s.tail.validBytes(), -1,
+                    s.tail.tailBytes() + " bytes from position " + s.tail.validBytes() + " were not read ("
+                            + (zeros ? "zero-filled, as a crash leaves a preallocated file"
+                                    : "a torn or damaged batch")
+                            + "): Kafka's log recovery would truncate the segment there, and the output holds only"
+                            + " what comes before (segscope verify tells more)"));
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- the passes

@@ -6,6 +6,7 @@ import io.segscope.format.io.MappedSource;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.record.Tail;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +34,11 @@ final class SourceSegment {
     long nextOffset;
     long lastModifiedMs;
     long largestTimestamp = -1L;
+    /** Where reading stopped before the end of the file (a torn or damaged batch, a zero-filled tail), or null. */
+    Tail tail;
+    /** The position of the first batch whose CRC is wrong (compacted as read), or -1. */
+    long badCrcPosition = -1;
+    String badCrcOffsets;
     long firstBatchTimestamp = -1L;
     int offsetIndexEntries;
     int timeIndexEntries;
@@ -94,7 +100,13 @@ final class SourceSegment {
                 if (visitor != null) {
                     visitor.batch(b);
                 }
+                if (badCrcPosition < 0 && b.magic() >= 2 && !b.isValid()) {
+                    badCrcPosition = b.position();
+                    badCrcOffsets = b.baseOffset() + ".." + b.lastOffset();
+                }
             }
+            Tail t = reader.tail();
+            tail = t != null && !t.isClean() ? t : null;
         } finally {
             release();
         }

@@ -72,7 +72,8 @@ import picocli.CommandLine.Parameters;
             "extracted to a temporary dir first). Settings are named after Kafka's; each",
             "defaults to the topic's config in the metadata log, else to Kafka's default.", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:a partition could not be compacted (damaged input; on stderr)",
+        exitCodeList = {"0:success", "1:a partition could not be compacted, or its input is damaged (a wrong CRC, a torn",
+            "  or damaged batch: compacted up to it, as Kafka's recovery would truncate; on stderr)",
             "2:usage error", "3:I/O error"})
 public final class CompactCommand implements Callable<Integer> {
     enum Format { text, jsonl }
@@ -193,7 +194,8 @@ public final class CompactCommand implements Callable<Integer> {
     }
 
     /** One partition done: its text (or JSON line), and whether it failed. */
-    record Done(String output, String[] row, String error, boolean ioError, CompactStats stats, long nanos) {
+    record Done(String output, String[] row, String error, boolean ioError, CompactStats stats, long nanos,
+                List<io.segscope.format.error.Problem> damage) {
     }
 
     @Override
@@ -247,6 +249,11 @@ public final class CompactCommand implements Callable<Integer> {
                 }
                 table.add(d.row);
                 totals.add(d);
+                for (io.segscope.format.error.Problem p : d.damage) {
+                    err.print("compact: " + p.message() + "\n");
+                    // a zero-filled tail is what a crash leaves; anything else is damage the output does not hold
+                    failed |= p.kind() != io.segscope.format.error.Violation.ZERO_TAIL;
+                }
             }
             if (format == Format.text && totals.partitions > 0) {
                 table.print(stdout);
@@ -445,7 +452,7 @@ public final class CompactCommand implements Callable<Integer> {
                     if (c instanceof Error error) {
                         throw error;
                     }
-                    done.add(new Done(null, null, targets.get(i).name() + ": " + c, false, null, 0));
+                    done.add(new Done(null, null, targets.get(i).name() + ": " + c, false, null, 0, List.of()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted");
@@ -470,15 +477,15 @@ public final class CompactCommand implements Callable<Integer> {
             CompactResult r = snapshot ? Compactor.snapshot(dir, settings, out) : Compactor.compact(dir, settings, out);
             return done(t, null, r, settings, System.nanoTime() - start);
         } catch (FormatException e) {
-            return new Done(null, null, t.name() + ": " + e.getMessage(), false, null, 0);
+            return new Done(null, null, t.name() + ": " + e.getMessage(), false, null, 0, List.of());
         } catch (NoSuchFileException e) {
-            return new Done(null, null, t.name() + ": " + e.getFile() + ": no such file", true, null, 0);
+            return new Done(null, null, t.name() + ": " + e.getFile() + ": no such file", true, null, 0, List.of());
         } catch (java.nio.file.FileAlreadyExistsException e) {
-            return new Done(null, null, t.name() + ": " + e.getFile() + " exists already: choose another --out or remove it", true, null, 0);
+            return new Done(null, null, t.name() + ": " + e.getFile() + " exists already: choose another --out or remove it", true, null, 0, List.of());
         } catch (IOException | UncheckedIOException e) {
-            return new Done(null, null, t.name() + ": " + e.getMessage(), true, null, 0);
+            return new Done(null, null, t.name() + ": " + e.getMessage(), true, null, 0, List.of());
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return new Done(null, null, t.name() + ": " + e.getMessage(), false, null, 0);
+            return new Done(null, null, t.name() + ": " + e.getMessage(), false, null, 0, List.of());
         }
     }
 
@@ -629,7 +636,7 @@ public final class CompactCommand implements Callable<Integer> {
         } else {
             text(new PrintWriter(w), t, decision, r, settings, nanos);
         }
-        return new Done(w.toString(), row(t, decision, r), null, false, r.stats(), nanos);
+        return new Done(w.toString(), row(t, decision, r), null, false, r.stats(), nanos, r.inputDamage());
     }
 
     /** Kafka's cleaner statistics of each pass; nothing for a partition with nothing to clean. */
@@ -776,6 +783,16 @@ public final class CompactCommand implements Callable<Integer> {
             g.writeNumberField("cleanerCheckpoint", s.cleanerCheckpoint());
             g.writeNumberField("activeProducers", s.activeProducers());
             g.writeNumberField("ms", nanos / 1_000_000.0);
+            g.writeArrayFieldStart("inputDamage");
+            for (io.segscope.format.error.Problem p : r.inputDamage()) {
+                g.writeStartObject();
+                g.writeStringField("kind", p.kind().kind());
+                g.writeStringField("file", p.file());
+                g.writeNumberField("position", p.position());
+                g.writeStringField("message", p.message());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
             g.writeEndObject();
         }
         w.write("\n");

@@ -237,6 +237,39 @@ class CompactCommandTest {
         assertThat(again.err()).doesNotContain("Exception");
     }
 
+    @Test
+    void damagedInputIsToldNotHidden() throws IOException {
+        Path corrupt = Corpus.root().resolve("testdata/corrupt");
+        // a batch whose CRC is wrong: compacted as read, and said
+        Run crc = Run.of("compact", "--roll", "--out", tmp.resolve("crc").toString(),
+                corrupt.resolve("flipped-byte-in-records").toString());
+        assertThat(crc.exit()).isEqualTo(1);
+        assertThat(crc.err()).contains("position 2258: crc-mismatch").contains("offsets 16..19");
+        // a damaged batch length: the segment ends there, as Kafka's recovery would truncate it
+        Run length = Run.of("compact", "--roll", "--format", "jsonl", "--out", tmp.resolve("length").toString(),
+                corrupt.resolve("bad-batch-length").toString());
+        assertThat(length.exit()).isEqualTo(1);
+        assertThat(length.err()).contains("position 2258: truncated").contains("1136 bytes");
+        JsonNode damage = JSON.readTree(length.out()).get("inputDamage");
+        assertThat(damage).hasSize(1);
+        assertThat(damage.get(0).get("kind").asText()).isEqualTo("truncated");
+        assertThat(damage.get(0).get("position").asLong()).isEqualTo(2258);
+        // a zero-filled tail is what a crash leaves: said, not a failure
+        Run zeros = Run.of("compact", "--roll", "--out", tmp.resolve("zeros").toString(),
+                corrupt.resolve("zero-filled-tail").toString());
+        assertThat(zeros.exit()).isZero();
+        assertThat(zeros.err()).contains("zero-tail");
+        // damage mid-file that the reader cannot pass: no output, the reason
+        Run mid = Run.of("compact", "--roll", "--out", tmp.resolve("mid").toString(),
+                corrupt.resolve("mid-segment-damage").toString());
+        assertThat(mid.exit()).isEqualTo(1);
+        assertThat(mid.err()).contains("batch-too-small");
+        assertThat(Files.exists(tmp.resolve("mid").resolve("__consumer_offsets-0"))).isFalse();
+        for (Run r : List.of(crc, length, zeros, mid)) {
+            assertThat(r.err()).doesNotContain("Exception");
+        }
+    }
+
     /** The committed offsets of offsets' jsonl, without where each was read. */
     static List<String> offsets(String jsonl) throws IOException {
         List<String> out = new ArrayList<>();
