@@ -21,6 +21,11 @@ public final class MappedSource {
 
     /** Maps {@code file} read-only; {@code name} is what errors call it. */
     public static ByteSource open(Path file, String name) {
+        return new BufferSource(map(file, name), name, null);
+    }
+
+    /** The whole file mapped read-only (an empty buffer for an empty file). */
+    private static ByteBuffer map(Path file, String name) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size > Integer.MAX_VALUE) {
@@ -28,8 +33,7 @@ public final class MappedSource {
                         .expected("<= " + Integer.MAX_VALUE).actual(size)
                         .note("Kafka positions are int32; no Kafka file is this large").build();
             }
-            ByteBuffer buf = size == 0 ? ByteBuffer.allocate(0) : ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            return new BufferSource(buf, name, null);
+            return size == 0 ? ByteBuffer.allocate(0) : ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
         } catch (IOException e) {
             throw FormatException.at(Violation.IO_ERROR, name, 0).note(IoReasons.of(e)).build(e);
         }
@@ -47,27 +51,17 @@ public final class MappedSource {
      * way to unmap, closing leaves the mapping to the garbage collector, as {@link #open} does.
      */
     public static ByteSource openReleasable(Path file, String name) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            long size = ch.size();
-            if (size > Integer.MAX_VALUE) {
-                throw FormatException.at(Violation.IO_ERROR, name, 0).field("size")
-                        .expected("<= " + Integer.MAX_VALUE).actual(size)
-                        .note("Kafka positions are int32; no Kafka file is this large").build();
-            }
-            if (size == 0) {
-                return new BufferSource(ByteBuffer.allocate(0), name, null);
-            }
-            ByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            boolean[] closed = new boolean[1];
-            return new BufferSource(mapped, name, () -> {
-                if (!closed[0]) {
-                    closed[0] = true;
-                    Unmapper.unmap(mapped);
-                }
-            });
-        } catch (IOException e) {
-            throw FormatException.at(Violation.IO_ERROR, name, 0).note(IoReasons.of(e)).build(e);
+        ByteBuffer mapped = map(file, name);
+        if (!mapped.isDirect()) {
+            return new BufferSource(mapped, name, null); // an empty file: nothing mapped
         }
+        boolean[] closed = new boolean[1];
+        return new BufferSource(mapped, name, () -> {
+            if (!closed[0]) {
+                closed[0] = true;
+                Unmapper.unmap(mapped);
+            }
+        });
     }
 
     /** {@code sun.misc.Unsafe.invokeCleaner} (jdk.unsupported), as Kafka's {@code ByteBufferUnmapper} uses it. */
