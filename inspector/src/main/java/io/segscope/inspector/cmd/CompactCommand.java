@@ -223,7 +223,11 @@ public final class CompactCommand implements Callable<Integer> {
             }
             List<Target> targets = targets(inputs, err);
             if (targets.isEmpty()) {
-                err.print("compact: no partition to compact under " + paths + "\n");
+                boolean metadataLog = inputs.files().stream().anyMatch(f -> f.partition().isPresent()
+                        && f.partition().get().topic().equals("__cluster_metadata"));
+                err.print("compact: no partition to compact under " + paths + (metadataLog
+                        ? " (__cluster_metadata is the KRaft metadata log: Kafka's log cleaner never cleans it,"
+                          + " snapshots replace it)" : "") + "\n");
                 return ioError ? Segscope.EXIT_IO : Segscope.EXIT_USAGE;
             }
             long total = 0;
