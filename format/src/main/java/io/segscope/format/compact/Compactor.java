@@ -267,8 +267,15 @@ public final class Compactor {
             Matcher m = SEGMENT.matcher(p.getFileName().toString());
             m.matches();
             long base = Long.parseLong(m.group(1));
-            SourceSegment seg = new SourceSegment(base, p, p.resolveSibling(m.group(1) + ".txnindex"), false);
+            Path txnIndex = p.resolveSibling(m.group(1) + ".txnindex");
+            SourceSegment seg = new SourceSegment(base, p, txnIndex, false);
             seg.open(settings.indexIntervalBytes(), options, replay);
+            List<AbortedTxn> rebuilt = replay.takeAborted();
+            if (!Files.exists(txnIndex)) {
+                // no .txnindex (a partition not written by a broker, or copied without them): the aborted
+                // transactions as Kafka's recovery rebuilds them, so that their data is still removed
+                seg.abortedTxns = rebuilt;
+            }
             inputs.add(seg);
         }
         log = new ArrayList<>(inputs);

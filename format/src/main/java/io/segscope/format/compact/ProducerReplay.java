@@ -4,7 +4,9 @@ import io.segscope.format.record.Batch;
 import io.segscope.format.record.ControlRecord;
 import io.segscope.format.record.RecordIterator;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +26,8 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
     }
 
     private final Map<Long, Entry> producers = new HashMap<>();
+    /** The aborted transactions completed since {@link #takeAborted()}, as recovery writes them to a {@code .txnindex}. */
+    private final List<AbortedTxn> aborted = new ArrayList<>();
 
     @Override
     public void batch(Batch b) {
@@ -46,6 +50,19 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
                 producers.put(b.producerId(), e);
             }
             newEpoch(e, b.producerEpoch());
+            if (type == ControlRecord.Type.ABORT.id) {
+                // LogSegment.updateProducerState: the transaction from its first offset (the marker's
+                // when none was open) to the marker; its last stable offset is the first offset of the
+                // earliest transaction another producer still has open, else the offset after the marker
+                long first = e.txnFirstOffset >= 0 ? e.txnFirstOffset : b.baseOffset();
+                long lso = b.lastOffset() + 1;
+                for (Map.Entry<Long, Entry> o : producers.entrySet()) {
+                    if (o.getKey() != b.producerId() && o.getValue().txnFirstOffset >= 0) {
+                        lso = Math.min(lso, o.getValue().txnFirstOffset);
+                    }
+                }
+                aborted.add(new AbortedTxn(b.producerId(), first, b.lastOffset(), lso));
+            }
             e.txnFirstOffset = -1L;
             e.lastTimestamp = b.maxTimestamp();
             return;
@@ -68,6 +85,13 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
             e.epoch = epoch;
             e.lastDataOffset = -1L;
         }
+    }
+
+    /** The aborted transactions completed since the last call, in log order. */
+    List<AbortedTxn> takeAborted() {
+        List<AbortedTxn> out = List.copyOf(aborted);
+        aborted.clear();
+        return out;
     }
 
     /** The producers Kafka still holds at {@code now}: in a transaction, or active within the expiration time. */

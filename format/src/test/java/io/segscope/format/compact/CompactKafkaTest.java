@@ -46,6 +46,28 @@ class CompactKafkaTest {
         });
     }
 
+    /**
+     * A partition whose {@code .txnindex} files are gone (copied without them, or not written by a
+     * broker): segscope rebuilds the aborted transactions from the markers as Kafka's recovery
+     * rebuilds the indexes, so the aborted data is still removed, byte for byte as Kafka does.
+     */
+    @TestFactory
+    Stream<DynamicTest> withoutTxnIndexFiles() {
+        return Tries.of(0x7A1D3E5L, 25, gen -> {
+            try {
+                Path in = RandomPartition.write(gen, tmp.resolve(gen.seed() + "/in"), "topic");
+                try (Stream<Path> files = Files.list(in)) {
+                    for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".txnindex")).toList()) {
+                        Files.delete(f);
+                    }
+                }
+                sameAsKafka(in, settings(gen), tmp.resolve(gen.seed() + ""));
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
     static CompactSettings settings(Gen gen) {
         return CompactSettings.defaults(RandomPartition.NOW)
                 .withDeleteRetentionMs(gen.choose(0L, 1_000L, 86_400_000L))
