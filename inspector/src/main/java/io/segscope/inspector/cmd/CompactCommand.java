@@ -64,16 +64,18 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "compact", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Compact partitions as Kafka 4.4.0's log cleaner does, byte for byte, into a new",
-            "directory (inputs are never written), or tell what the cleaner would do.",
-            "PATH is a partition dir, a log dir (its compacted partitions: __consumer_offsets,",
-            "__transaction_state, __share_group_state and the topics whose cleanup.policy in the",
-            "KRaft metadata log includes compact), or an archive of one (partitions are",
-            "extracted to a temporary dir first). Settings are named after Kafka's; each",
-            "defaults to the topic's config in the metadata log, else to Kafka's default.", ""},
+            "Compact partitions as Kafka 4.4.0's log cleaner does, byte for byte.",
+            "The output goes to a new directory (inputs are never written); --dry-run",
+            "tells what a broker's cleaner would do.",
+            "PATH is a partition dir, a log dir (its compacted partitions:",
+            "__consumer_offsets, __transaction_state, __share_group_state and the topics",
+            "whose cleanup.policy in the KRaft metadata log includes compact), or an",
+            "archive of one (partitions are extracted to a temporary dir first). Settings",
+            "are named after Kafka's; each defaults to the topic's config in the metadata",
+            "log, else to Kafka's default.", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success", "1:a partition could not be compacted, or its input is damaged (a wrong CRC, a torn",
-            "  or damaged batch: compacted up to it, as Kafka's recovery would truncate; on stderr)",
+        exitCodeList = {"0:success",
+            "1:a partition could not be compacted, or its input is damaged (a wrong CRC, a torn or damaged batch; on stderr)",
             "2:usage error", "3:I/O error"})
 public final class CompactCommand implements Callable<Integer> {
     enum Format { text, jsonl }
