@@ -44,12 +44,7 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
             if (type != ControlRecord.Type.ABORT.id && type != ControlRecord.Type.COMMIT.id) {
                 return;
             }
-            if (e == null) {
-                e = new Entry();
-                e.epoch = b.producerEpoch();
-                producers.put(b.producerId(), e);
-            }
-            newEpoch(e, b.producerEpoch());
+            e = entry(e, b);
             if (type == ControlRecord.Type.ABORT.id) {
                 // LogSegment.updateProducerState: the transaction from its first offset (the marker's
                 // when none was open) to the marker; its last stable offset is the first offset of the
@@ -67,12 +62,7 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
             e.lastTimestamp = b.maxTimestamp();
             return;
         }
-        if (e == null) {
-            e = new Entry();
-            e.epoch = b.producerEpoch();
-            producers.put(b.producerId(), e);
-        }
-        newEpoch(e, b.producerEpoch());
+        e = entry(e, b);
         e.lastDataOffset = b.lastOffset();
         e.lastTimestamp = b.maxTimestamp();
         if (b.isTransactional() && e.txnFirstOffset < 0) {
@@ -80,11 +70,18 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
         }
     }
 
-    private static void newEpoch(Entry e, short epoch) {
-        if (e.epoch != epoch) {
-            e.epoch = epoch;
+    /** The batch's producer entry ({@code e} or a new one), at the batch's epoch (a new epoch forgets the last data offset). */
+    private Entry entry(Entry e, Batch b) {
+        if (e == null) {
+            e = new Entry();
+            e.epoch = b.producerEpoch();
+            producers.put(b.producerId(), e);
+        }
+        if (e.epoch != b.producerEpoch()) {
+            e.epoch = b.producerEpoch();
             e.lastDataOffset = -1L;
         }
+        return e;
     }
 
     /** The aborted transactions completed since the last call, in log order. */

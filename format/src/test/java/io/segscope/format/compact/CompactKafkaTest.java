@@ -107,7 +107,7 @@ class CompactKafkaTest {
             assertThat(new long[] {r.mapMessagesRead(), r.mapBytesRead(), r.messagesRead(), r.bytesRead(),
                     r.messagesWritten(), r.bytesWritten(), r.invalidMessagesRead()})
                     .as("pass " + i + " stats (map messages, map bytes, read, bytes read, written, bytes written, invalid): " + what)
-                    .containsExactly(k.mapMessagesRead(), mapBytesRead(k), k.messagesRead(), k.bytesRead(),
+                    .containsExactly(k.mapMessagesRead(), KafkaCleanerOracle.mapBytesRead(k), k.messagesRead(), k.bytesRead(),
                             k.messagesWritten(), k.bytesWritten(), k.invalidMessagesRead());
             assertThat(r.bufferUtilization()).isEqualTo(k.bufferUtilization());
         }
@@ -172,12 +172,5 @@ class CompactKafkaTest {
             }
         }
         return out;
-    }
-
-    /** Kafka keeps this one field package-private. */
-    static long mapBytesRead(CleanerStats k) throws ReflectiveOperationException {
-        var f = CleanerStats.class.getDeclaredField("mapBytesRead");
-        f.setAccessible(true);
-        return f.getLong(k);
     }
 }

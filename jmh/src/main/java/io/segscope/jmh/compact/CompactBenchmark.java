@@ -1,5 +1,6 @@
 package io.segscope.jmh.compact;
 
+import io.segscope.format.compact.KafkaCleanerOracle;
 import io.segscope.format.compact.CompactResult;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.compact.Compactor;
@@ -39,7 +40,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   directory: mapping and walking the input segments (producer state), allocating the key map,
  *   every pass, writing and syncing the cleaned segments and their indexes, assembling the output
  *   directory. The input is only read.</li>
- *   <li>{@code kafka}: {@link KafkaCleaner.Session#clean}: {@code Cleaner.doClean} pass after pass on
+ *   <li>{@code kafka}: {@link KafkaCleanerOracle.Session#clean}: {@code Cleaner.doClean} pass after pass on
  *   a copy of the partition opened by {@code UnifiedLog}: reading, the key map, filtering, writing
  *   and flushing the {@code .cleaned} segments and swapping them in. Not timed
  *   ({@code @Setup(Level.Invocation)}): the copy (synced to disk), the log's recovery when it is
@@ -81,7 +82,7 @@ public class CompactBenchmark {
     private Path work;
     private boolean kafkaSide;
     private Path out;
-    private KafkaCleaner.Session session;
+    private KafkaCleanerOracle.Session session;
 
     @Setup(Level.Trial)
     public void setup(BenchmarkParams params) throws IOException {
@@ -103,12 +104,13 @@ public class CompactBenchmark {
             long t0 = System.nanoTime();
             CompactResult ours = Compactor.compact(partition, settings, ourOut);
             long t1 = System.nanoTime();
-            KafkaCleaner.copy(partition, copy);
+            KafkaCleanerOracle.copy(partition, copy);
             syncAll(copy);
-            KafkaCleaner.Result kafka;
+            KafkaCleanerOracle.Result kafka;
             long t2;
             long t3;
-            try (KafkaCleaner.Session s = KafkaCleaner.open(copy, settings)) {
+            try (KafkaCleanerOracle.Session s = KafkaCleanerOracle.open(copy, settings)) {
+                s.prepare(settings);
                 t2 = System.nanoTime();
                 kafka = s.clean(settings);
                 t3 = System.nanoTime();
@@ -137,9 +139,10 @@ public class CompactBenchmark {
     public void prepare() throws IOException {
         if (kafkaSide) {
             Path copy = Files.createTempDirectory(work, "kafka-").resolve(partition.getFileName());
-            KafkaCleaner.copy(partition, copy);
+            KafkaCleanerOracle.copy(partition, copy);
             syncAll(copy);
-            session = KafkaCleaner.open(copy, settings);
+            session = KafkaCleanerOracle.open(copy, settings);
+            session.prepare(settings);   // the roll, the high watermark and the offset map: not measured
         } else {
             out = Files.createTempDirectory(work, "segscope-");
         }
@@ -164,7 +167,7 @@ public class CompactBenchmark {
     }
 
     @Benchmark
-    public KafkaCleaner.Result kafka() throws IOException {
+    public KafkaCleanerOracle.Result kafka() throws IOException {
         return session.clean(settings);
     }
 

@@ -1,5 +1,6 @@
 package io.segscope.jmh.compact;
 
+import io.segscope.format.compact.KafkaCleanerOracle;
 import io.segscope.format.compact.CompactResult;
 import io.segscope.format.compact.CompactStats;
 import java.io.IOException;
@@ -23,7 +24,7 @@ final class CompactCheck {
     }
 
     /** Throws unless segscope's result and output equal Kafka's. */
-    static void sameAsKafka(CompactResult ours, KafkaCleaner.Result kafka, Path kafkaDir) throws IOException {
+    static void sameAsKafka(CompactResult ours, KafkaCleanerOracle.Result kafka, Path kafkaDir) throws IOException {
         CompactStats stats = ours.stats();
         List<Long> ends = stats.rounds().stream().map(CompactStats.Round::endOffset).toList();
         if (!ends.equals(kafka.endOffsets())) {
@@ -34,7 +35,7 @@ final class CompactCheck {
             CleanerStats k = kafka.stats().get(i);
             long[] mine = {r.mapMessagesRead(), r.mapBytesRead(), r.messagesRead(), r.bytesRead(), r.messagesWritten(),
                 r.bytesWritten(), r.invalidMessagesRead()};
-            long[] theirs = {k.mapMessagesRead(), KafkaCleaner.mapBytesRead(k), k.messagesRead(), k.bytesRead(),
+            long[] theirs = {k.mapMessagesRead(), KafkaCleanerOracle.mapBytesRead(k), k.messagesRead(), k.bytesRead(),
                 k.messagesWritten(), k.bytesWritten(), k.invalidMessagesRead()};
             if (!Arrays.equals(mine, theirs)) {
                 throw new IllegalStateException("pass " + i + " stats (map messages, map bytes, read, bytes read, written,"

@@ -1,5 +1,6 @@
 package io.segscope.jmh.compact;
 
+import io.segscope.format.compact.KafkaCleanerOracle;
 import io.segscope.format.compact.CompactResult;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.compact.Compactor;
@@ -23,7 +24,7 @@ import java.util.Locale;
  * <p>{@code segscope} compacts {@code PARTITION_DIR} into {@code OUT_DIR} (which must not hold the
  * partition yet; the input is only read). {@code kafka} cleans {@code COPY_DIR} in place, as the
  * broker does: it must be a copy of the partition (its segment files only, no producer snapshots),
- * which it opens with {@code UnifiedLog} (recovery), then cleans ({@link KafkaCleaner}). Both use
+ * which it opens with {@code UnifiedLog} (recovery), then cleans ({@link KafkaCleanerOracle}). Both use
  * {@link CompactPartitions#settings}: Kafka's defaults, one cleaner thread, the dedupe buffer
  * {@code BUFFER_MIB} MiB, the same clock. Prints the passes, the time of the compaction itself and,
  * from {@code /proc/self/status}, the peak resident set ({@code VmHWM}) and the current one split in
@@ -76,7 +77,8 @@ public final class CompactMain {
             }
             bytesOut = CompactPartitions.logBytes(r.partitionDir().orElseThrow());
         } else {
-            try (KafkaCleaner.Session s = KafkaCleaner.open(dir, settings)) {
+            try (KafkaCleanerOracle.Session s = KafkaCleanerOracle.open(dir, settings)) {
+                s.prepare(settings);
                 cleanStart = System.nanoTime();
                 passes = s.clean(settings).rounds();
             }

@@ -1,5 +1,6 @@
 package io.segscope.jmh.compact;
 
+import io.segscope.format.compact.KafkaCleanerOracle;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.replay.OffsetsReplay;
 import io.segscope.jmh.e2e.OffsetsSegmentGenerator;
@@ -64,7 +65,7 @@ public final class CompactPartitions {
             if (!Files.isDirectory(dir) || OffsetsReplay.logFiles(dir).isEmpty()) {
                 OffsetsSegmentGenerator.main(generatorArgs(data, codec));
             }
-            KafkaCleaner.recover(dir, settings(128));
+            KafkaCleanerOracle.recover(dir, settings(128));
             Files.createFile(done);
         }
         return dir;
