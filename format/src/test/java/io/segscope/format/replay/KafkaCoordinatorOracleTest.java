@@ -87,6 +87,11 @@ class KafkaCoordinatorOracleTest {
             assertThat(offsets(ours)).isEqualTo(kafkaOffsets(shard));
             assertThat(pending(ours)).isEqualTo(kafkaPending(shard));
             assertThat(groups(ours)).isEqualTo(kafkaGroups(shard));
+            // on several threads (groups in shards) too
+            ReplayResult sharded = OffsetsReplay.replay(files, failedAt >= 0 ? AsOf.endOffset(failedAt) : AsOf.END, 3);
+            assertThat(offsets(sharded)).isEqualTo(kafkaOffsets(shard));
+            assertThat(pending(sharded)).isEqualTo(kafkaPending(shard));
+            assertThat(groups(sharded)).isEqualTo(kafkaGroups(shard));
 
             // offset expiration: Kafka's cleanupExpiredOffsets per group at a "now" near the retention boundary
             long now = log.events.isEmpty() ? 0 : log.events.get(log.events.size() - 1).timestamp()

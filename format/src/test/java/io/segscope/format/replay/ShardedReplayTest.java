@@ -76,17 +76,21 @@ class ShardedReplayTest {
     @Test
     void everyCorpusPartition() throws IOException {
         int partitions = 0;
+        int withOffsets = 0;
         for (Path run : CorpusReplayTest.runs()) {
             try (Stream<Path> s = Files.list(run.resolve("logdir"))) {
                 for (Path p : s.filter(p -> p.getFileName().toString().startsWith("__consumer_offsets-")).sorted().toList()) {
                     List<LogFile> files = OffsetsReplay.logFiles(p);
-                    String one = describe(OffsetsReplay.replay(files, AsOf.END, 1));
+                    ReplayResult single = OffsetsReplay.replay(files, AsOf.END, 1);
+                    String one = describe(single);
                     assertThat(describe(OffsetsReplay.replay(files, AsOf.END, 4))).as(p.toString()).isEqualTo(one);
                     partitions++;
+                    withOffsets += single.offsetCount() > 0 ? 1 : 0;
                 }
             }
         }
         assertThat(partitions).isGreaterThan(100);
+        assertThat(withOffsets).isGreaterThan(40);
     }
 
     @Test
