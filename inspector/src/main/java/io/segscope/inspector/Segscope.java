@@ -44,6 +44,7 @@ public final class Segscope implements Runnable {
         CheckedOutput stdout = new CheckedOutput(new FileOutputStream(FileDescriptor.out));
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), 1 << 16));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8));
+        io.segscope.inspector.output.OutputBytes.register(out, stdout);
         int code = newCommandLine(out, err).execute(args);
         out.flush();
         if (stdout.failure() != null && !stdout.readerHasGone()) {

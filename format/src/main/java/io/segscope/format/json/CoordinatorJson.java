@@ -1,9 +1,7 @@
 package io.segscope.format.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.Decoded;
 import io.segscope.format.coordinator.StructValue;
-import java.io.IOException;
 
 /**
  * JSON rendering of decoded coordinator records, byte-identical to the JSON Kafka 4.4.0's
@@ -21,7 +19,7 @@ import java.io.IOException;
  *     assignment as objects when they parse;</li>
  * <li>{@code transactionStatus} is the state name ({@code "Ongoing"}), or the id as a string.</li>
  * </ul>
- * Uses jackson-core's streaming generator only.
+ * Written with {@link JsonOut}.
  */
 public final class CoordinatorJson {
     /** The text DumpLogSegments prints for a tombstone value. */
@@ -31,12 +29,12 @@ public final class CoordinatorJson {
     }
 
     /** Writes {@code {"type":"N","data":{...}}}. */
-    public static void writeKey(JsonGenerator g, Decoded d) throws IOException {
+    public static void writeKey(JsonOut g, Decoded d) {
         writeLabelled(g, "type", d.recordType(), d.key());
     }
 
     /** Writes {@code {"version":"N","data":{...}}}, or JSON null for a tombstone. */
-    public static void writeValue(JsonGenerator g, Decoded d) throws IOException {
+    public static void writeValue(JsonOut g, Decoded d) {
         if (d.value() == null) {
             g.writeNull();
             return;
@@ -45,7 +43,7 @@ public final class CoordinatorJson {
     }
 
     /** {@code {"<label>":"<number>","data":{...}}}, the number as a string as Kafka prints it. */
-    private static void writeLabelled(JsonGenerator g, String label, short number, StructValue data) throws IOException {
+    private static void writeLabelled(JsonOut g, String label, short number, StructValue data) {
         g.writeStartObject();
         g.writeStringField(label, Short.toString(number));
         g.writeFieldName("data");
@@ -54,7 +52,7 @@ public final class CoordinatorJson {
     }
 
     /** Writes one struct as Kafka's JsonConverter does, at the version it was read at. */
-    public static void writeStruct(JsonGenerator g, StructValue v) throws IOException {
+    public static void writeStruct(JsonOut g, StructValue v) {
         StructJson.writeStruct(g, v, v.version(), StructJson.Nesting.OWN_VERSION);
     }
 

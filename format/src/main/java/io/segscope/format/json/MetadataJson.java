@@ -1,10 +1,8 @@
 package io.segscope.format.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.coordinator.metadata.ControlValue;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
-import java.io.IOException;
 
 /**
  * JSON text of KRaft metadata records and control record values, byte-identical to the JSON Kafka
@@ -15,7 +13,7 @@ import java.io.IOException;
  * Structs are written as Kafka's generated {@code JsonConverter.write(message, version)} does:
  * fields in schema order under their schema names with the first letter lower-cased, only those
  * of the version, tagged fields only when they differ from their default; uuids URL-safe base64
- * without padding, bytes standard base64. Uses jackson-core's streaming generator only.
+ * without padding, bytes standard base64. Written with {@link JsonOut}.
  */
 public final class MetadataJson {
     private MetadataJson() {
@@ -25,7 +23,7 @@ public final class MetadataJson {
      * Writes a struct as {@code JsonConverter.write} does at {@code version}, which must lie in
      * the schema's valid versions (use the schema's {@code layoutVersion}).
      */
-    public static void writeStruct(JsonGenerator g, StructValue v, int version) throws IOException {
+    public static void writeStruct(JsonOut g, StructValue v, int version) {
         StructJson.writeStruct(g, v, version, StructJson.Nesting.OUTER_VERSION);
     }
 
@@ -47,7 +45,7 @@ public final class MetadataJson {
     }
 
     /** The data object of a KRaft control value, at the version Kafka prints it at. */
-    public static void writeControlData(JsonGenerator g, ControlValue.Message m) throws IOException {
+    public static void writeControlData(JsonOut g, ControlValue.Message m) {
         writeStruct(g, m.value(), m.schema().layoutVersion(m.printVersion()));
     }
 

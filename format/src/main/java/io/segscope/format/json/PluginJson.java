@@ -1,7 +1,5 @@
 package io.segscope.format.json;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -19,7 +17,7 @@ public final class PluginJson {
     }
 
     /** Writes {@code v} as one JSON value. */
-    public static void write(JsonGenerator g, Object v) throws IOException {
+    public static void write(JsonOut g, Object v) {
         write(g, v, 0);
     }
 
@@ -33,7 +31,7 @@ public final class PluginJson {
         return v instanceof String s ? s : text(v);
     }
 
-    private static void write(JsonGenerator g, Object v, int depth) throws IOException {
+    private static void write(JsonOut g, Object v, int depth) {
         if (depth > MAX_DEPTH) {
             g.writeString("...");
             return;

@@ -1,15 +1,10 @@
 package io.segscope.format.json;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.Bytes;
 import io.segscope.format.coordinator.EmbeddedProtocol;
 import io.segscope.format.coordinator.Field;
 import io.segscope.format.coordinator.StructValue;
 import io.segscope.format.io.KafkaUuid;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,8 +18,8 @@ import java.util.Objects;
  * else as base64.
  */
 final class StructJson {
-    private static final JsonFactory FACTORY = new JsonFactory();
-
+    /** Each schema field's JSON name, encoded once (fields are compared by identity). */
+    private static final java.util.Map<Field, JsonOut.Name> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
     /** The version a nested struct is written at. */
     enum Nesting {
         /** Each struct at the version it was read at (a field's default struct is at version 0). */
@@ -40,7 +35,7 @@ final class StructJson {
      * Writes {@code v} at {@code version}. A field with value names ({@link Field#named}, e.g. a
      * {@code TransactionLogValue}'s {@code TransactionStatus}) is written as the name.
      */
-    static void writeStruct(JsonGenerator g, StructValue v, int version, Nesting nesting) throws IOException {
+    static void writeStruct(JsonOut g, StructValue v, int version, Nesting nesting) {
         g.writeStartObject();
         List<Field> fields = v.schema().fields();
         for (int i = 0; i < fields.size(); i++) {
@@ -53,7 +48,7 @@ final class StructJson {
             } else if (!f.versions().contains(version)) {
                 continue;
             }
-            g.writeFieldName(f.jsonName());
+            g.writeFieldName(NAMES.computeIfAbsent(f, k -> JsonOut.name(k.jsonName())));
             if (f.hasValueNames()) {
                 g.writeString(f.valueName(value));
             } else {
@@ -63,8 +58,7 @@ final class StructJson {
         g.writeEndObject();
     }
 
-    private static void writeValue(JsonGenerator g, Object value, int version, Nesting nesting)
-            throws IOException {
+    private static void writeValue(JsonOut g, Object value, int version, Nesting nesting) {
         if (value == null) {
             g.writeNull();
         } else if (value instanceof Long) {
@@ -108,17 +102,13 @@ final class StructJson {
 
     /** What {@link #render} writes. */
     interface Body {
-        void write(JsonGenerator g) throws IOException;
+        void write(JsonOut g);
     }
 
     /** The compact JSON text {@code body} writes. */
     static String render(Body body) {
-        StringWriter w = new StringWriter(128);
-        try (JsonGenerator g = FACTORY.createGenerator(w)) {
-            body.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return w.toString();
+        JsonOut g = new JsonOut(256);
+        body.write(g);
+        return g.toString();
     }
 }

@@ -179,7 +179,7 @@ public final class OffsetsReplay implements RecordSink {
         List<LogFile> input = new ArrayList<>(files.size());
         for (LogFile f : files) {
             input.add(f.file() instanceof io.segscope.format.logdir.PathEntry p
-                    ? new LogFile(new SharedMapping(p, n), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
+                    ? new LogFile(new io.segscope.format.logdir.SharedMapping(p, n), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
         }
         List<LogFile> walked = input;
         OffsetsReplay[] shards = new OffsetsReplay[n];

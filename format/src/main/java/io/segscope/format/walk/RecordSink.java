@@ -65,6 +65,15 @@ public interface RecordSink {
     }
 
     /** False once the sink cannot take more (e.g. the reader of stdout has gone): the walk stops. */
+    /**
+     * Asked for every batch a walk reads, in file order, before anything else is done with it:
+     * false skips the batch (its records are not read and nothing is passed on for it). Several
+     * walks of the same files can split the batches between them this way.
+     */
+    default boolean wants(LogFile file, Batch batch) {
+        return true;
+    }
+
     default boolean isOpen() {
         return true;
     }

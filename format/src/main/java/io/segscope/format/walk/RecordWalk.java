@@ -200,6 +200,9 @@ public final class RecordWalk {
             if (b.position() + b.sizeInBytes() > maxBytes) {
                 return false;
             }
+            if (!sink.wants(file, b)) {
+                return true;
+            }
             if (!filter.batchInRange(b.magic() >= 2 ? b.baseOffset() : b.lastOffset(), b.lastOffset())) {
                 return true;
             }

@@ -14,10 +14,13 @@ import io.segscope.format.walk.RecordWalk;
 import io.segscope.format.walk.TransactionOutcome;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.input.Inputs;
+import io.segscope.inspector.output.ByteDumpWriter;
 import io.segscope.inspector.output.ByteFormat;
 import io.segscope.inspector.output.DumpWriter;
 import io.segscope.inspector.output.JsonlDumpWriter;
 import io.segscope.inspector.output.KafkaDumpWriter;
+import io.segscope.inspector.output.OutputBytes;
+import io.segscope.inspector.output.ParallelDump;
 import io.segscope.inspector.output.TextDumpWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -125,8 +128,16 @@ public final class DumpCommand implements Callable<Integer> {
             description = "Also read what Kafka would delete or ignore: deleted, cleaned, swap, delete-dirs, future-dirs, stray-dirs, all.")
     List<OptionValues.IncludeChoice> include;
 
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads that read, decode and format (the output is the same whatever N); default: the"
+                    + " processors, at most 8, for inputs of " + PARALLEL_MIN_MIB + " MiB or more on disk. 1: one thread.")
+    Integer threads;
+
     @picocli.CommandLine.Mixin
     OptionValues.ReadOptions read;
+
+    /** Below this much input, one thread is done before several have started. */
+    static final int PARALLEL_MIN_MIB = 16;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -159,6 +170,9 @@ public final class DumpCommand implements Callable<Integer> {
         if (fromTime != null && toTime != null && fromTime > toTime) {
             throw new CommandLine.ParameterException(cl, "--from-time is after --to-time: no record would be printed");
         }
+        if (threads != null && (threads < 1 || threads > 64)) {
+            throw new CommandLine.ParameterException(cl, "--threads must be 1 to 64, not " + threads);
+        }
         if (maxBytes <= 0) {
             throw new CommandLine.ParameterException(cl, "--max-bytes must be at least 1, not " + maxBytes);
         }
@@ -179,10 +193,11 @@ public final class DumpCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RecordFilter filter = new RecordFilter(groups, topics, partitions, types, fromOffset, toOffset,
                 fromTime == null ? Long.MIN_VALUE : fromTime, toTime == null ? Long.MAX_VALUE : toTime);
+        java.io.OutputStream bytes = OutputBytes.of(out);
         DumpWriter writer = switch (format) {
-            case kafka -> new KafkaDumpWriter(out, err, printDataLog, !filter.isFiltering());
-            case jsonl -> new JsonlDumpWriter(out, err, keyFormat, valueFormat);
-            default -> new TextDumpWriter(out, err, keyFormat, valueFormat, filter.isFiltering());
+            case kafka -> new KafkaDumpWriter(bytes, err, printDataLog, !filter.isFiltering());
+            case jsonl -> new JsonlDumpWriter(bytes, err, keyFormat, valueFormat);
+            default -> new TextDumpWriter(bytes, err, keyFormat, valueFormat, filter.isFiltering());
         };
         Set<FileKind> kinds = OptionValues.FileChoice.kinds(fileKinds);
         boolean tellTransactions = format != Format.kafka;
@@ -199,13 +214,30 @@ public final class DumpCommand implements Callable<Integer> {
                 total += f.file().size();
             }
             Progress progress = new Progress(err, Progress.stderrIsTerminal(), total);
-            RecordWalk walk = new RecordWalk(read.readerOptions(), decoder.choice(), filter, maxBytes,
-                    DecoderPath.load(decoderPath, spec.commandLine()));
-            if (tellTransactions) {
-                // an archive's listing pass read the markers: its partitions are not read twice
-                walk.tellTransactions(inputs::transactionOutcomes);
+            io.segscope.format.walk.spi.RecordDecoders plugins = DecoderPath.load(decoderPath, spec.commandLine());
+            java.util.function.Supplier<RecordWalk> walks = () -> new RecordWalk(read.readerOptions(), decoder.choice(),
+                    filter, maxBytes, plugins);
+            int n = threadsFor(inputs.files(), total, plugins, writer);
+            boolean clean;
+            long passed;
+            int unreadable;
+            if (n > 1) {
+                ParallelDump.Result r = ParallelDump.walk(inputs.files(), n, walks,
+                        tellTransactions ? inputs::transactionOutcomes : null, read.readerOptions(), (ByteDumpWriter) writer,
+                        done -> progress.update(done, 0));
+                clean = r.clean();
+                passed = r.recordsPassed();
+                unreadable = r.unreadableFiles();
+            } else {
+                RecordWalk walk = walks.get();
+                if (tellTransactions) {
+                    // an archive's listing pass read the markers: its partitions are not read twice
+                    walk.tellTransactions(inputs::transactionOutcomes);
+                }
+                clean = walk.walk(inputs.files(), new ProgressSink(writer, progress));
+                passed = walk.recordsPassed();
+                unreadable = walk.unreadableFiles();
             }
-            boolean clean = walk.walk(inputs.files(), new ProgressSink(writer, out, progress));
             progress.done();
             writer.flush();
             for (FormatException t : inputs.truncations()) {
@@ -214,10 +246,10 @@ public final class DumpCommand implements Callable<Integer> {
                 clean = false;
             }
             err.flush();
-            if (filter.isFiltering() && walk.recordsPassed() == 0 && inputs.unreadablePaths().isEmpty()) {
+            if (filter.isFiltering() && passed == 0 && inputs.unreadablePaths().isEmpty()) {
                 err.print("dump: no record matched the filters in " + inputs.files().size() + " file(s)\n");
             }
-            if (!inputs.unreadablePaths().isEmpty() || walk.unreadableFiles() > 0) {
+            if (!inputs.unreadablePaths().isEmpty() || unreadable > 0) {
                 return Segscope.EXIT_IO;
             }
             return clean ? Segscope.EXIT_OK : Segscope.EXIT_FINDINGS;
@@ -226,8 +258,28 @@ public final class DumpCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Threads for this run: several only for files on disk (an archive's entries or a stream are
+     * read once, in order), without decoder plugins (which need not be thread-safe), with a writer
+     * whose output pieces join ({@link ByteDumpWriter#parallelizable()}), and for enough input.
+     */
+    private int threadsFor(List<LogFile> files, long totalBytes, io.segscope.format.walk.spi.RecordDecoders plugins,
+                           DumpWriter writer) {
+        int n = threads != null ? threads
+                : totalBytes >= (long) PARALLEL_MIN_MIB << 20 ? Math.min(8, Runtime.getRuntime().availableProcessors()) : 1;
+        if (n <= 1 || !plugins.decoders().isEmpty() || !(writer instanceof ByteDumpWriter b) || !b.parallelizable()) {
+            return 1;
+        }
+        for (LogFile f : files) {
+            if (f.kind().holdsRecords() && !(f.file() instanceof io.segscope.format.logdir.PathEntry)) {
+                return 1;
+            }
+        }
+        return n;
+    }
+
     /** The writer, with progress on stderr and a stop when the reader of stdout has gone (e.g. {@code | head}). */
-    private record ProgressSink(DumpWriter writer, PrintWriter out, Progress progress) implements RecordSink {
+    private record ProgressSink(DumpWriter writer, Progress progress) implements RecordSink {
         @Override
         public void beginFile(LogFile file) {
             writer.beginFile(file);
@@ -271,8 +323,13 @@ public final class DumpCommand implements Callable<Integer> {
         }
 
         @Override
+        public boolean wants(LogFile file, Batch batch) {
+            return writer.isOpen();
+        }
+
+        @Override
         public boolean isOpen() {
-            return !out.checkError();
+            return writer.isOpen();
         }
     }
 }

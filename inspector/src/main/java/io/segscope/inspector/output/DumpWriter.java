@@ -22,4 +22,9 @@ public interface DumpWriter extends RecordSink {
 
     default void flush() {
     }
+
+    /** False once the output can no longer be written (the reader has gone, the disk is full). */
+    default boolean isOpen() {
+        return true;
+    }
 }

@@ -1,7 +1,5 @@
 package io.segscope.inspector.output;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.coordinator.Bytes;
 import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
@@ -13,6 +11,7 @@ import io.segscope.format.coordinator.metadata.ControlValue;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.JsonOut;
 import io.segscope.format.json.MetadataJson;
 import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
@@ -26,9 +25,8 @@ import io.segscope.format.io.KafkaUuid;
 import io.segscope.format.walk.RecordContent;
 import io.segscope.format.walk.TransactionOutcome;
 
-import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.Base64;
 
 /**
@@ -37,26 +35,70 @@ import java.util.Base64;
  * headers, and its key and value, decoded for coordinator topics with Kafka's field names;
  * {@code batch} for a batch none of whose records is written (empty batches the log cleaner keeps);
  * {@code offset-index-entry}, {@code time-index-entry}, {@code txn-index-entry},
- * {@code snapshot-entry} for side files. Written with jackson-core's streaming generator.
+ * {@code snapshot-entry} for side files. Written as bytes with {@link JsonOut}.
  */
-public final class JsonlDumpWriter implements DumpWriter {
+public final class JsonlDumpWriter extends ByteDumpWriter {
+    private static final JsonOut.Name N_MAX_TIMESTAMP = JsonOut.name("maxTimestamp");
+    private static final JsonOut.Name N_DELETE_HORIZON_MS = JsonOut.name("deleteHorizonMs");
+    private static final JsonOut.Name N_TIMESTAMP = JsonOut.name("timestamp");
+    private static final JsonOut.Name N_BASE_OFFSET = JsonOut.name("baseOffset");
+    private static final JsonOut.Name N_BASE_SEQUENCE = JsonOut.name("baseSequence");
+    private static final JsonOut.Name N_BATCH_TIMESTAMP_TYPE = JsonOut.name("batchTimestampType");
+    private static final JsonOut.Name N_COMPRESSION = JsonOut.name("compression");
+    private static final JsonOut.Name N_CONTENT = JsonOut.name("content");
+    private static final JsonOut.Name N_COORDINATOR_EPOCH = JsonOut.name("coordinatorEpoch");
+    private static final JsonOut.Name N_COUNT = JsonOut.name("count");
+    private static final JsonOut.Name N_CRC = JsonOut.name("crc");
+    private static final JsonOut.Name N_CRC_VALID = JsonOut.name("crcValid");
+    private static final JsonOut.Name N_DATA = JsonOut.name("data");
+    private static final JsonOut.Name N_DECODER = JsonOut.name("decoder");
+    private static final JsonOut.Name N_FILE = JsonOut.name("file");
+    private static final JsonOut.Name N_IS_CONTROL = JsonOut.name("isControl");
+    private static final JsonOut.Name N_IS_TRANSACTIONAL = JsonOut.name("isTransactional");
+    private static final JsonOut.Name N_KEY = JsonOut.name("key");
+    private static final JsonOut.Name N_KEY_PARTITION = JsonOut.name("keyPartition");
+    private static final JsonOut.Name N_KEY_TOPIC = JsonOut.name("keyTopic");
+    private static final JsonOut.Name N_KEY_TOPIC_ID = JsonOut.name("keyTopicId");
+    private static final JsonOut.Name N_LAST_OFFSET = JsonOut.name("lastOffset");
+    private static final JsonOut.Name N_LAST_SEQUENCE = JsonOut.name("lastSequence");
+    private static final JsonOut.Name N_LINE = JsonOut.name("line");
+    private static final JsonOut.Name N_MAGIC = JsonOut.name("magic");
+    private static final JsonOut.Name N_MESSAGE = JsonOut.name("message");
+    private static final JsonOut.Name N_NAME = JsonOut.name("name");
+    private static final JsonOut.Name N_OFFSET = JsonOut.name("offset");
+    private static final JsonOut.Name N_OWNER = JsonOut.name("owner");
+    private static final JsonOut.Name N_OWNER_KIND = JsonOut.name("ownerKind");
+    private static final JsonOut.Name N_PARTITION = JsonOut.name("partition");
+    private static final JsonOut.Name N_PARTITION_LEADER_EPOCH = JsonOut.name("partitionLeaderEpoch");
+    private static final JsonOut.Name N_POSITION = JsonOut.name("position");
+    private static final JsonOut.Name N_PRODUCER_EPOCH = JsonOut.name("producerEpoch");
+    private static final JsonOut.Name N_PRODUCER_ID = JsonOut.name("producerId");
+    private static final JsonOut.Name N_REASON = JsonOut.name("reason");
+    private static final JsonOut.Name N_SEQUENCE = JsonOut.name("sequence");
+    private static final JsonOut.Name N_SIZE = JsonOut.name("size");
+    private static final JsonOut.Name N_TIME = JsonOut.name("time");
+    private static final JsonOut.Name N_TIMESTAMP_TYPE = JsonOut.name("timestampType");
+    private static final JsonOut.Name N_TOPIC = JsonOut.name("topic");
+    private static final JsonOut.Name N_TRANSACTION = JsonOut.name("transaction");
+    private static final JsonOut.Name N_TYPE = JsonOut.name("type");
+    private static final JsonOut.Name N_UNKNOWN_TAGGED_FIELDS = JsonOut.name("unknownTaggedFields");
+    private static final JsonOut.Name N_VALUE = JsonOut.name("value");
+    private static final JsonOut.Name N_VALUE_ENCODING = JsonOut.name("valueEncoding");
+    private static final JsonOut.Name N_VERSION = JsonOut.name("version");
+
     private final PrintWriter err;
-    private final JsonGenerator g;
     private final ByteFormat keyFormat;
     private final ByteFormat valueFormat;
     private TransactionOutcome transaction;
+    /** The batch's fields as the first record of the batch wrote them (the same for each of its records), or length -1. */
+    private byte[] batchFields = new byte[1024];
+    private int batchFieldsLength = -1;
 
-    public JsonlDumpWriter(PrintWriter out, PrintWriter err, ByteFormat keyFormat, ByteFormat valueFormat) {
+    public JsonlDumpWriter(OutputStream out, PrintWriter err, ByteFormat keyFormat, ByteFormat valueFormat) {
+        super(out, err);
         this.err = err;
         this.keyFormat = keyFormat;
         this.valueFormat = valueFormat;
-        try {
-            this.g = new JsonFactory().createGenerator(out);
-            g.setRootValueSeparator(null);
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override
@@ -66,6 +108,7 @@ public final class JsonlDumpWriter implements DumpWriter {
     @Override
     public void batch(LogFile target, Batch batch, TransactionOutcome transaction) {
         this.transaction = transaction;
+        this.batchFieldsLength = -1;
     }
 
     /** A batch none of whose records was written gets a line of its own. */
@@ -74,25 +117,22 @@ public final class JsonlDumpWriter implements DumpWriter {
         if (recordsPassed > 0) {
             return;
         }
-        try {
-            g.writeStartObject();
-            g.writeStringField("line", "batch");
-            writeBatch(target, b);
-            g.writeEndObject();
-            g.writeRaw('\n');
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        o.writeStartObject();
+        o.writeStringField(N_LINE, "batch");
+        writeBatch(target, b);
+        o.writeEndObject();
+        o.raw('\n');
+        lineDone();
     }
 
     /** file, topic, partition and every batch field Kafka's DumpLogSegments prints. */
-    private void writeBatch(LogFile target, Batch b) throws IOException {
-        g.writeStringField("file", target.path());
+    private void writeBatch(LogFile target, Batch b) {
+        o.writeStringField(N_FILE, target.path());
         if (target.partition().isPresent()) {
-            g.writeStringField("topic", target.partition().get().topic());
-            g.writeNumberField("partition", target.partition().get().partition());
+            o.writeStringField(N_TOPIC, target.partition().get().topic());
+            o.writeNumberField(N_PARTITION, target.partition().get().partition());
         }
-        g.writeNumberField("position", b.position());
+        o.writeNumberField(N_POSITION, b.position());
         long baseOffset;
         try {
             baseOffset = b.baseOffset();
@@ -100,169 +140,183 @@ public final class JsonlDumpWriter implements DumpWriter {
             baseOffset = -1; // a legacy wrapper whose inner messages cannot be read: the first is unknown
         }
         if (baseOffset < 0) {
-            g.writeNullField("baseOffset");
+            o.writeNullField(N_BASE_OFFSET);
         } else {
-            g.writeNumberField("baseOffset", baseOffset);
+            o.writeNumberField(N_BASE_OFFSET, baseOffset);
         }
-        g.writeNumberField("lastOffset", b.lastOffset());
-        g.writeNumberField("magic", b.magic());
-        g.writeStringField("compression", b.compression() == null ? "unknown" : b.compression().kafkaName);
-        g.writeNumberField("producerId", b.producerId());
-        g.writeNumberField("producerEpoch", b.producerEpoch());
-        g.writeBooleanField("isTransactional", b.isTransactional());
-        g.writeBooleanField("isControl", b.isControl());
-        g.writeNumberField("partitionLeaderEpoch", b.partitionLeaderEpoch());
-        g.writeBooleanField("crcValid", b.isValid());
-        g.writeNumberField("crc", b.storedCrc());
-        g.writeNumberField("size", b.sizeInBytes());
+        o.writeNumberField(N_LAST_OFFSET, b.lastOffset());
+        o.writeNumberField(N_MAGIC, b.magic());
+        o.writeStringField(N_COMPRESSION, b.compression() == null ? "unknown" : b.compression().kafkaName);
+        o.writeNumberField(N_PRODUCER_ID, b.producerId());
+        o.writeNumberField(N_PRODUCER_EPOCH, b.producerEpoch());
+        o.writeBooleanField(N_IS_TRANSACTIONAL, b.isTransactional());
+        o.writeBooleanField(N_IS_CONTROL, b.isControl());
+        o.writeNumberField(N_PARTITION_LEADER_EPOCH, b.partitionLeaderEpoch());
+        o.writeBooleanField(N_CRC_VALID, b.isValid());
+        o.writeNumberField(N_CRC, b.storedCrc());
+        o.writeNumberField(N_SIZE, b.sizeInBytes());
         if (b.countOrMinusOne() >= 0) {
-            g.writeNumberField("count", b.countOrMinusOne());
+            o.writeNumberField(N_COUNT, b.countOrMinusOne());
         } else {
-            g.writeNullField("count");
+            o.writeNullField(N_COUNT);
         }
-        g.writeNumberField("baseSequence", b.baseSequence());
-        g.writeNumberField("lastSequence", b.lastSequence());
-        g.writeStringField("batchTimestampType", b.timestampType().kafkaName);
-        writeTimestamp("maxTimestamp", b.maxTimestamp());
-        writeTimestamp("deleteHorizonMs", b.hasDeleteHorizon() ? b.deleteHorizonMs() : -1);
+        o.writeNumberField(N_BASE_SEQUENCE, b.baseSequence());
+        o.writeNumberField(N_LAST_SEQUENCE, b.lastSequence());
+        o.writeStringField(N_BATCH_TIMESTAMP_TYPE, b.timestampType().kafkaName);
+        writeTimestamp(N_MAX_TIMESTAMP, b.maxTimestamp());
+        writeTimestamp(N_DELETE_HORIZON_MS, b.hasDeleteHorizon() ? b.deleteHorizonMs() : -1);
         if (transaction != null) {
-            g.writeStringField("transaction", transaction.label);
+            o.writeStringField(N_TRANSACTION, transaction.label);
         } else {
-            g.writeNullField("transaction");
+            o.writeNullField(N_TRANSACTION);
         }
     }
 
     /** Epoch ms, or null when absent (Kafka's -1). */
-    private void writeTimestamp(String field, long epochMs) throws IOException {
+    private void writeTimestamp(String field, long epochMs) {
+        writeTimestamp(JsonOut.name(field), epochMs);
+    }
+
+    private void writeTimestamp(JsonOut.Name field, long epochMs) {
         if (epochMs < 0) {
-            g.writeNullField(field);
+            o.writeNullField(field);
         } else {
-            g.writeNumberField(field, epochMs);
+            o.writeNumberField(field, epochMs);
         }
     }
 
     @Override
     public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
-        try {
-            g.writeStartObject();
-            g.writeStringField("line", "record");
+        o.writeStartObject();
+        o.writeStringField(N_LINE, "record");
+        if (batchFieldsLength < 0) {
+            int start = o.size();
             writeBatch(target, b);
-            g.writeNumberField("offset", r.offset());
-            writeTimestamp("timestamp", r.timestamp());
-            if (r.timestamp() < 0) {
-                g.writeNullField("time");
-            } else {
-                g.writeStringField("time", Times.iso(r.timestamp()));
+            batchFieldsLength = o.size() - start;
+            if (batchFields.length < batchFieldsLength) {
+                batchFields = new byte[batchFieldsLength * 2];
             }
-            g.writeStringField("timestampType", r.timestampType().kafkaName);
-            g.writeNumberField("sequence", r.sequence());
-            writeHeaders(r);
-            if (content instanceof RecordContent.RemoteLogMetadata rm) {
-                content = new RecordContent.Metadata(rm.result());
-            }
-            if (content instanceof RecordContent.Control c) {
-                g.writeStringField("content", "control");
-                g.writeObjectFieldStart("control");
-                if (c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN) {
-                    g.writeNumberField("type", c.typeId());
-                } else {
-                    g.writeStringField("type", c.type().name());
-                }
-                if (c.coordinatorEpoch() >= 0) {
-                    g.writeNumberField("coordinatorEpoch", c.coordinatorEpoch());
-                }
-                if (c.value() instanceof ControlValue.Message m) {
-                    g.writeNumberField("version", m.printVersion());
-                    g.writeFieldName("data");
-                    MetadataJson.writeControlData(g, m);
-                }
-                g.writeEndObject();
-                String error = c.error() != null ? c.error() : c.valueError();
-                if (error != null) {
-                    writeError(Violation.INVALID_CONTROL_RECORD.kind(), error);
-                }
-            } else if (content instanceof RecordContent.Metadata m) {
-                g.writeStringField("content", "metadata");
-                writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
-                if (m.result() instanceof MetadataDecoded d) {
-                    g.writeObjectFieldStart("value");
-                    g.writeStringField("type", d.typeName());
-                    g.writeNumberField("version", d.version());
-                    g.writeFieldName("data");
-                    MetadataJson.writeStruct(g, d.value(), d.value().version());
-                    g.writeEndObject();
-                } else {
-                    MetadataUnknown u = (MetadataUnknown) m.result();
-                    if (u.value() == null) {
-                        g.writeNullField("value");
-                    } else {
-                        g.writeObjectFieldStart("value");
-                        g.writeNullField("type");
-                        g.writeNumberField("version", u.version());
-                        g.writeNullField("data");
-                        writeBase64("base64", u.value());
-                        g.writeEndObject();
-                    }
-                    writeError(u.reason().violation().kind(), u.kafkaMessage());
-                }
-            } else if (content instanceof RecordContent.Coordinator c) {
-                g.writeStringField("content", "coordinator");
-                writeOwner(c.result());
-                writeCoordinator(c.result());
-            } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
-                g.writeStringField("content", "plugin");
-                g.writeStringField("decoder", p.decoder());
-                g.writeFieldName("key");
-                PluginJson.write(g, r.hasKey() ? p.key() : null);
-                g.writeFieldName("value");
-                PluginJson.write(g, r.hasValue() ? p.value() : null);
-            } else {
-                g.writeStringField("content", "plain");
-                if (content instanceof RecordContent.Plugin p) {
-                    g.writeStringField("decoder", p.decoder());
-                }
-                writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
-                writeBytes("value", valueFormat, r, r.valueOffset(), r.valueLength());
-                if (content instanceof RecordContent.Plugin p) {
-                    writeError("decoder-failed", p.error());
-                }
-            }
-            g.writeEndObject();
-            g.writeRaw('\n');
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            System.arraycopy(o.array(), start, batchFields, 0, batchFieldsLength);
+        } else {
+            o.raw(batchFields, 0, batchFieldsLength);
         }
+        o.writeNumberField(N_OFFSET, r.offset());
+        writeTimestamp(N_TIMESTAMP, r.timestamp());
+        if (r.timestamp() < 0) {
+            o.writeNullField(N_TIME);
+        } else {
+            o.writeFieldName(N_TIME);
+            o.raw('"');
+            Times.iso(o, r.timestamp());
+            o.raw('"');
+        }
+        o.writeStringField(N_TIMESTAMP_TYPE, r.timestampType().kafkaName);
+        o.writeNumberField(N_SEQUENCE, r.sequence());
+        writeHeaders(r);
+        if (content instanceof RecordContent.RemoteLogMetadata rm) {
+            content = new RecordContent.Metadata(rm.result());
+        }
+        if (content instanceof RecordContent.Control c) {
+            o.writeStringField(N_CONTENT, "control");
+            o.writeObjectFieldStart("control");
+            if (c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN) {
+                o.writeNumberField(N_TYPE, c.typeId());
+            } else {
+                o.writeStringField(N_TYPE, c.type().name());
+            }
+            if (c.coordinatorEpoch() >= 0) {
+                o.writeNumberField(N_COORDINATOR_EPOCH, c.coordinatorEpoch());
+            }
+            if (c.value() instanceof ControlValue.Message m) {
+                o.writeNumberField(N_VERSION, m.printVersion());
+                o.writeFieldName(N_DATA);
+                MetadataJson.writeControlData(o, m);
+            }
+            o.writeEndObject();
+            String error = c.error() != null ? c.error() : c.valueError();
+            if (error != null) {
+                writeError(Violation.INVALID_CONTROL_RECORD.kind(), error);
+            }
+        } else if (content instanceof RecordContent.Metadata m) {
+            o.writeStringField(N_CONTENT, "metadata");
+            writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
+            if (m.result() instanceof MetadataDecoded d) {
+                o.writeObjectFieldStart("value");
+                o.writeStringField(N_TYPE, d.typeName());
+                o.writeNumberField(N_VERSION, d.version());
+                o.writeFieldName(N_DATA);
+                MetadataJson.writeStruct(o, d.value(), d.value().version());
+                o.writeEndObject();
+            } else {
+                MetadataUnknown u = (MetadataUnknown) m.result();
+                if (u.value() == null) {
+                    o.writeNullField(N_VALUE);
+                } else {
+                    o.writeObjectFieldStart("value");
+                    o.writeNullField(N_TYPE);
+                    o.writeNumberField(N_VERSION, u.version());
+                    o.writeNullField(N_DATA);
+                    writeBase64("base64", u.value());
+                    o.writeEndObject();
+                }
+                writeError(u.reason().violation().kind(), u.kafkaMessage());
+            }
+        } else if (content instanceof RecordContent.Coordinator c) {
+            o.writeStringField(N_CONTENT, "coordinator");
+            writeOwner(c.result());
+            writeCoordinator(c.result());
+        } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
+            o.writeStringField(N_CONTENT, "plugin");
+            o.writeStringField(N_DECODER, p.decoder());
+            o.writeFieldName(N_KEY);
+            PluginJson.write(o, r.hasKey() ? p.key() : null);
+            o.writeFieldName(N_VALUE);
+            PluginJson.write(o, r.hasValue() ? p.value() : null);
+        } else {
+            o.writeStringField(N_CONTENT, "plain");
+            if (content instanceof RecordContent.Plugin p) {
+                o.writeStringField(N_DECODER, p.decoder());
+            }
+            writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
+            writeBytes("value", valueFormat, r, r.valueOffset(), r.valueLength());
+            if (content instanceof RecordContent.Plugin p) {
+                writeError("decoder-failed", p.error());
+            }
+        }
+        o.writeEndObject();
+        o.raw('\n');
+        lineDone();
     }
 
     /**
      * The names of what a coordinator record is about, the same whatever the schema calls them:
      * owner (group id or transactional id), keyTopic, keyTopicId, keyPartition; null when absent.
      */
-    private void writeOwner(CoordinatorResult c) throws IOException {
+    private void writeOwner(CoordinatorResult c) {
         String owner = c.ownerId();
         if (owner == null) {
-            g.writeNullField("owner");
-            g.writeNullField("ownerKind");
+            o.writeNullField(N_OWNER);
+            o.writeNullField(N_OWNER_KIND);
         } else {
-            g.writeStringField("owner", owner);
-            g.writeStringField("ownerKind", c.topic() == CoordinatorTopic.TRANSACTION_STATE ? "transactionalId" : "group");
+            o.writeStringField(N_OWNER, owner);
+            o.writeStringField(N_OWNER_KIND, c.topic() == CoordinatorTopic.TRANSACTION_STATE ? "transactionalId" : "group");
         }
         String topic = c.keyTopic();
         if (topic == null) {
-            g.writeNullField("keyTopic");
+            o.writeNullField(N_KEY_TOPIC);
         } else {
-            g.writeStringField("keyTopic", topic);
+            o.writeStringField(N_KEY_TOPIC, topic);
         }
         KafkaUuid topicId = c.keyTopicId();
         if (topicId == null) {
-            g.writeNullField("keyTopicId");
+            o.writeNullField(N_KEY_TOPIC_ID);
         } else {
-            g.writeStringField("keyTopicId", topicId.toString());
+            o.writeStringField(N_KEY_TOPIC_ID, topicId.toString());
         }
         if (c.keyPartition() < 0) {
-            g.writeNullField("keyPartition");
+            o.writeNullField(N_KEY_PARTITION);
         } else {
-            g.writeNumberField("keyPartition", c.keyPartition());
+            o.writeNumberField(N_KEY_PARTITION, c.keyPartition());
         }
     }
 
@@ -271,109 +325,104 @@ public final class JsonlDumpWriter implements DumpWriter {
      * base64 the raw bytes, when the key does not decode) and value {@code {"version", "data"}}
      * (null for a tombstone; data null, base64 the raw bytes, when it does not decode).
      */
-    private void writeCoordinator(CoordinatorResult result) throws IOException {
+    private void writeCoordinator(CoordinatorResult result) {
         if (result instanceof Decoded d) {
-            g.writeObjectFieldStart("key");
-            g.writeNumberField("type", d.recordType());
-            g.writeStringField("name", d.schema().name());
-            g.writeFieldName("data");
-            CoordinatorJson.writeStruct(g, d.key());
-            g.writeEndObject();
+            o.writeObjectFieldStart("key");
+            o.writeNumberField(N_TYPE, d.recordType());
+            o.writeStringField(N_NAME, d.schema().name());
+            o.writeFieldName(N_DATA);
+            CoordinatorJson.writeStruct(o, d.key());
+            o.writeEndObject();
             if (d.isTombstone()) {
-                g.writeNullField("value");
+                o.writeNullField(N_VALUE);
             } else {
-                g.writeObjectFieldStart("value");
-                g.writeNumberField("version", d.valueVersion());
-                g.writeFieldName("data");
-                CoordinatorJson.writeStruct(g, d.value());
-                g.writeEndObject();
+                o.writeObjectFieldStart("value");
+                o.writeNumberField(N_VERSION, d.valueVersion());
+                o.writeFieldName(N_DATA);
+                CoordinatorJson.writeStruct(o, d.value());
+                o.writeEndObject();
                 if (d.unknownTaggedFields() > 0) {
-                    g.writeNumberField("unknownTaggedFields", d.unknownTaggedFields());
+                    o.writeNumberField(N_UNKNOWN_TAGGED_FIELDS, d.unknownTaggedFields());
                 }
             }
             return;
         }
         Unknown u = (Unknown) result;
         if (u.key() == null) {
-            g.writeNullField("key");
+            o.writeNullField(N_KEY);
         } else {
-            g.writeObjectFieldStart("key");
-            g.writeNumberField("type", u.recordType());
+            o.writeObjectFieldStart("key");
+            o.writeNumberField(N_TYPE, u.recordType());
             if (u.decodedKey() != null) {
                 RecordSchema schema = CoordinatorRecordDecoder.forTopic(u.topic()).schemas().forType(u.recordType());
                 if (schema == null) {
-                    g.writeNullField("name");
+                    o.writeNullField(N_NAME);
                 } else {
-                    g.writeStringField("name", schema.name());
+                    o.writeStringField(N_NAME, schema.name());
                 }
-                g.writeFieldName("data");
-                CoordinatorJson.writeStruct(g, u.decodedKey());
+                o.writeFieldName(N_DATA);
+                CoordinatorJson.writeStruct(o, u.decodedKey());
             } else {
-                g.writeNullField("name");
-                g.writeNullField("data");
+                o.writeNullField(N_NAME);
+                o.writeNullField(N_DATA);
                 writeBase64("base64", u.key());
             }
-            g.writeEndObject();
+            o.writeEndObject();
         }
         if (u.value() == null) {
-            g.writeNullField("value");
+            o.writeNullField(N_VALUE);
         } else {
-            g.writeObjectFieldStart("value");
-            g.writeNumberField("version", u.valueVersion());
-            g.writeNullField("data");
+            o.writeObjectFieldStart("value");
+            o.writeNumberField(N_VERSION, u.valueVersion());
+            o.writeNullField(N_DATA);
             writeBase64("base64", u.value());
-            g.writeEndObject();
+            o.writeEndObject();
         }
         writeError(u.reason().violation().kind(), u.kafkaMessage());
     }
 
-    private void writeHeaders(LogRecord r) throws IOException {
-        g.writeArrayFieldStart("headers");
+    private void writeHeaders(LogRecord r) {
+        o.writeArrayFieldStart("headers");
         HeaderIterator h = r.headers();
         while (h.next()) {
-            g.writeStartObject();
-            g.writeStringField("key", ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength()));
+            o.writeStartObject();
+            o.writeStringField(N_KEY, ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength()));
             if (h.valueLength() < 0) {
-                g.writeNullField("value");
+                o.writeNullField(N_VALUE);
             } else {
                 ByteFormat.Rendered v = valueFormat.render(h.buffer(), h.valueOffset(), h.valueLength());
-                g.writeStringField("value", v.text());
-                g.writeStringField("valueEncoding", v.encoding());
+                o.writeStringField(N_VALUE, v.text());
+                o.writeStringField(N_VALUE_ENCODING, v.encoding());
             }
-            g.writeEndObject();
+            o.writeEndObject();
         }
-        g.writeEndArray();
+        o.writeEndArray();
     }
 
-    private void writeBytes(String field, ByteFormat f, LogRecord r, int offset, int length) throws IOException {
+    private void writeBytes(String field, ByteFormat f, LogRecord r, int offset, int length) {
         if (length < 0) {
-            g.writeNullField(field);
+            o.writeNullField(field);
             return;
         }
         ByteFormat.Rendered v = f.render(r.buffer(), offset, length);
-        g.writeStringField(field, v.text());
-        g.writeStringField(field + "Encoding", v.encoding());
+        o.writeStringField(field, v.text());
+        o.writeStringField(field + "Encoding", v.encoding());
     }
 
-    private void writeBase64(String field, Bytes bytes) throws IOException {
+    private void writeBase64(String field, Bytes bytes) {
         if (bytes == null) {
-            g.writeNullField(field);
+            o.writeNullField(field);
         } else {
-            g.writeStringField(field, Base64.getEncoder().encodeToString(bytes.array()));
+            o.writeStringField(field, Base64.getEncoder().encodeToString(bytes.array()));
         }
     }
 
     /** {@code "error": {"reason": <a Violation kind>, "message": ...}}. */
-    private void writeError(String reason, String message) throws IOException {
-        g.writeObjectFieldStart("error");
-        g.writeStringField("reason", reason);
-        g.writeStringField("message", message);
-        g.writeEndObject();
-    }
-
-    @Override
-    public PrintWriter err() {
-        return err;
+    private void writeError(String reason, String message) {
+        o.writeObjectFieldStart("error");
+        o.writeStringField(N_REASON, reason);
+        o.writeStringField(N_MESSAGE, message);
+        o.writeEndObject();
     }
 
     @Override
@@ -381,6 +430,11 @@ public final class JsonlDumpWriter implements DumpWriter {
         if (error != null) {
             err.print(error + "\n");
         }
+    }
+
+    @Override
+    ByteDumpWriter pieceWriter() {
+        return new JsonlDumpWriter(null, err, keyFormat, valueFormat);
     }
 
     /** One object per index or snapshot entry: {@code line} (the entry's kind), {@code file} and the entry's fields. */
@@ -429,33 +483,20 @@ public final class JsonlDumpWriter implements DumpWriter {
      * {@code timestamp} (Kafka's "no timestamp") is null.
      */
     private void entry(LogFile target, String line, Object... nameValues) {
-        try {
-            g.writeStartObject();
-            g.writeStringField("line", line);
-            g.writeStringField("file", target.path());
-            for (int i = 0; i < nameValues.length; i += 2) {
-                String name = (String) nameValues[i];
-                long value = ((Number) nameValues[i + 1]).longValue();
-                if (name.equals("timestamp")) {
-                    writeTimestamp(name, value);
-                } else {
-                    g.writeNumberField(name, value);
-                }
+        o.writeStartObject();
+        o.writeStringField(N_LINE, line);
+        o.writeStringField(N_FILE, target.path());
+        for (int i = 0; i < nameValues.length; i += 2) {
+            String name = (String) nameValues[i];
+            long value = ((Number) nameValues[i + 1]).longValue();
+            if (name.equals("timestamp")) {
+                writeTimestamp(name, value);
+            } else {
+                o.writeNumberField(name, value);
             }
-            g.writeEndObject();
-            g.writeRaw('\n');
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
-    }
-
-    @Override
-    public void flush() {
-        try {
-            g.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        err.flush();
+        o.writeEndObject();
+        o.raw('\n');
+        lineDone();
     }
 }

@@ -11,6 +11,7 @@ import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataResult;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.JsonOut;
 import io.segscope.format.json.MetadataJson;
 import io.segscope.format.record.ControlRecord;
 
@@ -42,6 +43,27 @@ public final class KafkaDumpText {
             return "Unknown record type " + r.recordType() + " at offset " + offset + ", skipping.";
         }
         return "Error at offset " + offset + ", skipping. " + ((Unknown) r).kafkaMessage();
+    }
+
+    /** Appends {@link #keyText}'s text. */
+    public static void writeKey(JsonOut o, CoordinatorResult r, long offset) {
+        if (r instanceof Decoded d && d.schema().inKafka440()) {
+            CoordinatorJson.writeKey(o, d);
+        } else {
+            o.raw(keyText(r, offset));
+        }
+    }
+
+    /** Appends {@code " payload: "} and {@link #payloadText}'s text, or nothing when the tool prints no payload. */
+    public static void writePayload(JsonOut o, CoordinatorResult r) {
+        if (r instanceof Decoded d && d.schema().inKafka440()) {
+            o.raw(" payload: ");
+            if (d.value() == null) {
+                o.raw(CoordinatorJson.DELETE);
+            } else {
+                CoordinatorJson.writeValue(o, d);
+            }
+        }
     }
 
     /** The {@code payload:} text of a coordinator record, or null when the tool prints none (unknown records). */

@@ -14,6 +14,7 @@ import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.walk.RecordContent;
 
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,185 +31,204 @@ import java.util.TreeMap;
  * stop the whole run with a stack trace) is one line on stderr naming the file, position and
  * violation, and the next file is dumped.
  */
-public final class KafkaDumpWriter implements DumpWriter {
-    private final PrintWriter out;
+public final class KafkaDumpWriter extends ByteDumpWriter {
     private final PrintWriter err;
     private final boolean printData;
     private final boolean checkOffsets;
     private final Map<String, Map<Long, Long>> nonConsecutive = new LinkedHashMap<>();
     private long lastOffset;
-    private StringBuilder line = new StringBuilder(256);
+    /** In a piece ({@link #beginPiece()}): the first record's file and offset, and whether one was seen. */
+    private String pieceFirstFile;
+    private long pieceFirstOffset;
+    private boolean pieceStarted;
+    private boolean inPiece;
 
     /**
      * @param checkOffsets whether to report non-consecutive offsets as Kafka's tool does; off when
      *     filters leave records out (the gaps would be the filter's, not the log's)
      */
-    public KafkaDumpWriter(PrintWriter out, PrintWriter err, boolean printData, boolean checkOffsets) {
-        this.out = out;
+    public KafkaDumpWriter(OutputStream out, PrintWriter err, boolean printData, boolean checkOffsets) {
+        super(out, err);
         this.err = err;
         this.printData = printData;
         this.checkOffsets = checkOffsets;
     }
 
+    private void line(String text) {
+        o.raw(text).raw('\n');
+        lineDone();
+    }
+
     @Override
     public void beginFile(LogFile target) {
-        out.print("Dumping " + target.path() + "\n");
+        line("Dumping " + target.path());
         lastOffset = -1;
         String name = target.file().name();
         if (name.endsWith(".log")) {
-            out.print("Log starting offset: " + Long.parseLong(name.split("\\.")[0]) + "\n");
+            line("Log starting offset: " + Long.parseLong(name.split("\\.")[0]));
         } else if (target.kind() == FileKind.BOOTSTRAP_CHECKPOINT) {
-            out.print("KRaft bootstrap snapshot\n");
+            line("KRaft bootstrap snapshot");
         } else if (target.kind() == FileKind.KRAFT_SNAPSHOT) {
-            out.print("Snapshot end offset: " + target.baseOffset() + ", epoch: " + target.snapshotEpoch() + "\n");
+            line("Snapshot end offset: " + target.baseOffset() + ", epoch: " + target.snapshotEpoch());
         }
     }
 
     @Override
     public void batch(LogFile target, Batch b, io.segscope.format.walk.TransactionOutcome transaction) {
-        line.setLength(0);
         if (b.magic() >= 2) {
-            line.append("baseOffset: ").append(b.baseOffset())
-                    .append(" lastOffset: ").append(b.lastOffset())
-                    .append(" count: ").append(b.countOrMinusOne())
-                    .append(" baseSequence: ").append(b.baseSequence())
-                    .append(" lastSequence: ").append(b.lastSequence())
-                    .append(" producerId: ").append(b.producerId())
-                    .append(" producerEpoch: ").append(b.producerEpoch())
-                    .append(" partitionLeaderEpoch: ").append(b.partitionLeaderEpoch())
-                    .append(" isTransactional: ").append(b.isTransactional())
-                    .append(" isControl: ").append(b.isControl())
-                    .append(" deleteHorizonMs: ")
-                    .append(b.hasDeleteHorizon() ? "OptionalLong[" + b.deleteHorizonMs() + "]" : "OptionalLong.empty");
+            o.raw("baseOffset: ").raw(b.baseOffset())
+                    .raw(" lastOffset: ").raw(b.lastOffset())
+                    .raw(" count: ").raw(b.countOrMinusOne())
+                    .raw(" baseSequence: ").raw(b.baseSequence())
+                    .raw(" lastSequence: ").raw(b.lastSequence())
+                    .raw(" producerId: ").raw(b.producerId())
+                    .raw(" producerEpoch: ").raw(b.producerEpoch())
+                    .raw(" partitionLeaderEpoch: ").raw(b.partitionLeaderEpoch())
+                    .raw(" isTransactional: ").raw(b.isTransactional())
+                    .raw(" isControl: ").raw(b.isControl())
+                    .raw(" deleteHorizonMs: ");
+            if (b.hasDeleteHorizon()) {
+                o.raw("OptionalLong[").raw(b.deleteHorizonMs()).raw(']');
+            } else {
+                o.raw("OptionalLong.empty");
+            }
         } else {
-            line.append("offset: ").append(b.lastOffset());
+            o.raw("offset: ").raw(b.lastOffset());
         }
-        line.append(" position: ").append(b.position())
-                .append(' ').append(b.timestampType().kafkaName).append(": ").append(b.maxTimestamp())
-                .append(" size: ").append(b.sizeInBytes())
-                .append(" magic: ").append(b.magic())
-                .append(" compresscodec: ").append(b.compression() == null ? "unknown" : b.compression().kafkaName)
-                .append(" crc: ").append(b.storedCrc())
-                .append(" isvalid: ").append(b.isValid())
-                .append('\n');
-        out.print(line);
+        o.raw(" position: ").raw(b.position())
+                .raw(' ').raw(b.timestampType().kafkaName).raw(": ").raw(b.maxTimestamp())
+                .raw(" size: ").raw(b.sizeInBytes())
+                .raw(" magic: ").raw(b.magic())
+                .raw(" compresscodec: ").raw(b.compression() == null ? "unknown" : b.compression().kafkaName)
+                .raw(" crc: ").raw(b.storedCrc())
+                .raw(" isvalid: ").raw(b.isValid())
+                .raw('\n');
+        lineDone();
     }
 
     @Override
     public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
-        if (checkOffsets && r.offset() != lastOffset + 1) {
+        if (inPiece && !pieceStarted) {
+            pieceStarted = true;
+            pieceFirstFile = target.path();
+            pieceFirstOffset = r.offset();
+        } else if (checkOffsets && r.offset() != lastOffset + 1) {
             nonConsecutive.computeIfAbsent(target.path(), k -> new TreeMap<>()).put(lastOffset, r.offset());
         }
         lastOffset = r.offset();
-        line.setLength(0);
-        line.append("| offset: ").append(r.offset()).append(' ').append(b.timestampType().kafkaName).append(": ")
-                .append(r.timestamp())
-                .append(" keySize: ").append(r.keyLength())
-                .append(" valueSize: ").append(r.valueLength());
+        o.raw("| offset: ").raw(r.offset()).raw(' ').raw(b.timestampType().kafkaName).raw(": ")
+                .raw(r.timestamp())
+                .raw(" keySize: ").raw(r.keyLength())
+                .raw(" valueSize: ").raw(r.valueLength());
         if (b.magic() >= 2) {
-            line.append(" sequence: ").append(r.sequence()).append(" headerKeys: [");
+            o.raw(" sequence: ").raw(r.sequence()).raw(" headerKeys: [");
             HeaderIterator h = r.headers();
             boolean first = true;
             while (h.next()) {
                 if (!first) {
-                    line.append(',');
+                    o.raw(',');
                 }
                 first = false;
-                line.append(ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength()));
+                o.raw(ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength()));
             }
-            line.append(']');
+            o.raw(']');
         } else {
-            line.append(" isValid: ").append(r.isValid()).append(" crc: ").append(r.checksumOrMinusOne());
+            o.raw(" isValid: ").raw(r.isValid()).raw(" crc: ").raw(r.checksumOrMinusOne());
         }
-        if (content instanceof RecordContent.Control c) {
+        if (content instanceof RecordContent.Coordinator c) {
+            CoordinatorResult result = c.result();
+            o.raw(" key: ");
+            KafkaDumpText.writeKey(o, result, r.offset());
+            KafkaDumpText.writePayload(o, result);
+        } else if (content instanceof RecordContent.Control c) {
             appendControl(c);
         } else if (content instanceof RecordContent.Metadata m) {
-            line.append(" payload: ").append(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
+            o.raw(" payload: ").raw(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.RemoteLogMetadata m) {
-            line.append(" payload: ").append(RemoteLogMetadataText.payloadText(m.result(), r.offset()));
+            o.raw(" payload: ").raw(RemoteLogMetadataText.payloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
             // as DumpLogSegments' --key-decoder-class/--value-decoder-class print: key then payload, when present
             if (r.hasKey()) {
-                line.append(" key: ").append(PluginJson.plainText(p.key()));
+                o.raw(" key: ").raw(PluginJson.plainText(p.key()));
             }
             if (r.hasValue()) {
-                line.append(" payload: ").append(PluginJson.plainText(p.value()));
-            }
-        } else if (content instanceof RecordContent.Coordinator c) {
-            CoordinatorResult result = c.result();
-            line.append(" key: ").append(KafkaDumpText.keyText(result, r.offset()));
-            String payload = KafkaDumpText.payloadText(result);
-            if (payload != null) {
-                line.append(" payload: ").append(payload);
+                o.raw(" payload: ").raw(PluginJson.plainText(p.value()));
             }
         } else if (printData) {
-            String prefix = " ";
             if (r.hasKey()) {
-                line.append(prefix).append("key: ").append(ByteFormat.kafkaUtf8(r.buffer(), r.keyOffset(), r.keyLength()));
+                o.raw(" key: ").raw(ByteFormat.kafkaUtf8(r.buffer(), r.keyOffset(), r.keyLength()));
             }
             if (r.hasValue()) {
-                line.append(prefix).append("payload: ").append(ByteFormat.kafkaUtf8(r.buffer(), r.valueOffset(), r.valueLength()));
+                o.raw(" payload: ").raw(ByteFormat.kafkaUtf8(r.buffer(), r.valueOffset(), r.valueLength()));
             }
         }
-        line.append('\n');
-        out.print(line);
+        o.raw('\n');
+        lineDone();
     }
 
     private void appendControl(RecordContent.Control c) {
         String text = c.value() == null ? null : KafkaDumpText.controlText(c.value());
         if (text != null) {
-            line.append(text);
+            o.raw(text);
         } else {
             // Kafka's tool throws here and stops the whole run; segscope says why and goes on
-            line.append(" controlError: ").append(c.error() != null ? c.error() : c.valueError());
+            o.raw(" controlError: ").raw(c.error() != null ? c.error() : c.valueError());
         }
     }
 
     /** Index, time index, transaction index and producer snapshot files, as DumpLogSegments prints them. */
     @Override
     public void sideFile(LogFile target) {
-        out.print("Dumping " + target.path() + "\n");
+        line("Dumping " + target.path());
         try {
             boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
                 @Override
                 public void indexEntry(long offset, int position) {
-                    out.print("offset: " + offset + " position: " + position + "\n");
+                    o.raw("offset: ").raw(offset).raw(" position: ").raw(position).raw('\n');
+                    lineDone();
                 }
 
                 @Override
                 public void emptyIndex() {
                     // Kafka prints slot 0 of a never-written preallocated index as an entry: a documented deviation
-                    out.print(target.path() + " is empty.\n");
+                    line(target.path() + " is empty.");
                 }
 
                 @Override
                 public void timeIndexEntry(long timestamp, long offset) {
-                    out.print("timestamp: " + timestamp + " offset: " + offset + "\n");
+                    o.raw("timestamp: ").raw(timestamp).raw(" offset: ").raw(offset).raw('\n');
+                    lineDone();
                 }
 
                 @Override
                 public void txnIndexEntry(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
-                    out.print("version: 0 producerId: " + producerId + " firstOffset: " + firstOffset
-                            + " lastOffset: " + lastOffset + " lastStableOffset: " + lastStableOffset + "\n");
+                    o.raw("version: 0 producerId: ").raw(producerId).raw(" firstOffset: ").raw(firstOffset)
+                            .raw(" lastOffset: ").raw(lastOffset).raw(" lastStableOffset: ").raw(lastStableOffset).raw('\n');
+                    lineDone();
                 }
 
                 @Override
                 public void snapshotEntry(ProducerSnapshotReader snap, int i) {
                     long txnFirst = snap.currentTxnFirstOffset(i);
-                    line.setLength(0);
-                    line.append("producerId: ").append(snap.producerId(i))
-                            .append(" producerEpoch: ").append(snap.epoch(i))
-                            .append(" coordinatorEpoch: ").append(snap.coordinatorEpoch(i))
-                            .append(" currentTxnFirstOffset: ").append(txnFirst >= 0 ? "OptionalLong[" + txnFirst + "]" : "OptionalLong.empty")
-                            .append(" lastTimestamp: ").append(snap.timestamp(i));
-                    if (snap.lastOffset(i) >= 0) {
-                        line.append(" firstSequence: ").append(Sequences.decrement(snap.lastSequence(i), snap.offsetDelta(i)))
-                                .append(" lastSequence: ").append(snap.lastSequence(i))
-                                .append(" lastOffset: ").append(snap.lastOffset(i))
-                                .append(" offsetDelta: ").append(snap.offsetDelta(i))
-                                .append(" timestamp: ").append(snap.timestamp(i));
+                    o.raw("producerId: ").raw(snap.producerId(i))
+                            .raw(" producerEpoch: ").raw(snap.epoch(i))
+                            .raw(" coordinatorEpoch: ").raw(snap.coordinatorEpoch(i))
+                            .raw(" currentTxnFirstOffset: ");
+                    if (txnFirst >= 0) {
+                        o.raw("OptionalLong[").raw(txnFirst).raw(']');
+                    } else {
+                        o.raw("OptionalLong.empty");
                     }
-                    out.print(line.append('\n'));
+                    o.raw(" lastTimestamp: ").raw(snap.timestamp(i));
+                    if (snap.lastOffset(i) >= 0) {
+                        o.raw(" firstSequence: ").raw(Sequences.decrement(snap.lastSequence(i), snap.offsetDelta(i)))
+                                .raw(" lastSequence: ").raw(snap.lastSequence(i))
+                                .raw(" lastOffset: ").raw(snap.lastOffset(i))
+                                .raw(" offsetDelta: ").raw(snap.offsetDelta(i))
+                                .raw(" timestamp: ").raw(snap.timestamp(i));
+                    }
+                    o.raw('\n');
+                    lineDone();
                 }
             });
             if (!known) {
@@ -220,11 +240,6 @@ public final class KafkaDumpWriter implements DumpWriter {
     }
 
     @Override
-    public PrintWriter err() {
-        return err;
-    }
-
-    @Override
     public void endFile(LogFile target, Tail tail, long validBytes, long fileSize, String error) {
         if (error != null) {
             err.print(error + "\n");
@@ -232,18 +247,56 @@ public final class KafkaDumpWriter implements DumpWriter {
         }
         long trailing = fileSize - validBytes;
         if (trailing > 0) {
-            out.print("Found " + trailing + " invalid bytes at the end of " + target.file().name() + "\n");
+            line("Found " + trailing + " invalid bytes at the end of " + target.file().name());
         }
+    }
+
+    /** What a piece carries over: its first record (checked against the one before it) and its gaps. */
+    private record Carry(String firstFile, long firstOffset, long lastOffset, Map<String, Map<Long, Long>> gaps) {
+    }
+
+    @Override
+    ByteDumpWriter pieceWriter() {
+        return new KafkaDumpWriter(null, err, printData, checkOffsets);
+    }
+
+    @Override
+    void beginPiece() {
+        inPiece = true;
+        pieceStarted = false;
+        nonConsecutive.clear();
+    }
+
+    @Override
+    Object endPiece() {
+        if (!pieceStarted) {
+            return null;
+        }
+        Carry c = new Carry(pieceFirstFile, pieceFirstOffset, lastOffset, new LinkedHashMap<>(nonConsecutive));
+        nonConsecutive.clear();
+        return c;
+    }
+
+    @Override
+    void applyPiece(Object change) {
+        if (!(change instanceof Carry c)) {
+            return;
+        }
+        if (checkOffsets && c.firstOffset() != lastOffset + 1) {
+            nonConsecutive.computeIfAbsent(c.firstFile(), k -> new TreeMap<>()).put(lastOffset, c.firstOffset());
+        }
+        c.gaps().forEach((file, pairs) -> nonConsecutive.computeIfAbsent(file, k -> new TreeMap<>()).putAll(pairs));
+        lastOffset = c.lastOffset();
     }
 
     @Override
     public void flush() {
+        super.flush();
         nonConsecutive.forEach((file, pairs) -> {
             err.print("Non-consecutive offsets in " + file + "\n");
             pairs.forEach((a, b) -> err.print("  " + a + " is followed by " + b + "\n"));
         });
         nonConsecutive.clear();
-        out.flush();
         err.flush();
     }
 }

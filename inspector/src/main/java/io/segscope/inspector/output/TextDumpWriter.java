@@ -1,6 +1,5 @@
 package io.segscope.inspector.output;
 
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.segscope.format.coordinator.Decoded;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.metadata.ControlValue;
@@ -8,6 +7,7 @@ import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.error.Violation;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.JsonOut;
 import io.segscope.format.json.MetadataJson;
 import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
@@ -18,6 +18,7 @@ import io.segscope.format.logdir.LogFile;
 import io.segscope.format.walk.RecordContent;
 import io.segscope.format.walk.TransactionOutcome;
 
+import java.io.OutputStream;
 import java.io.PrintWriter;
 
 /**
@@ -25,12 +26,12 @@ import java.io.PrintWriter;
  * byte position, and each record indented below it. Strings are shown JSON-quoted so that commas,
  * quotes and newlines in group ids or metadata cannot make a line ambiguous; times are ISO-8601 UTC.
  */
-public final class TextDumpWriter implements DumpWriter {
-    private final PrintWriter out;
+public final class TextDumpWriter extends ByteDumpWriter {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private final PrintWriter err;
     private final ByteFormat keyFormat;
     private final ByteFormat valueFormat;
-    private final StringBuilder line = new StringBuilder(256);
     private final boolean quietWhenEmpty;
     private boolean headerShown;
     private long batches;
@@ -40,10 +41,10 @@ public final class TextDumpWriter implements DumpWriter {
      * @param quietWhenEmpty print nothing for a file none of whose batches is shown (when filters
      *     look inside records, files without a match are left out)
      */
-    public TextDumpWriter(PrintWriter out, PrintWriter err, ByteFormat keyFormat, ByteFormat valueFormat,
+    public TextDumpWriter(OutputStream out, PrintWriter err, ByteFormat keyFormat, ByteFormat valueFormat,
                           boolean quietWhenEmpty) {
+        super(out, err);
         this.quietWhenEmpty = quietWhenEmpty;
-        this.out = out;
         this.err = err;
         this.keyFormat = keyFormat;
         this.valueFormat = valueFormat;
@@ -61,10 +62,10 @@ public final class TextDumpWriter implements DumpWriter {
 
     private void header(LogFile target) {
         headerShown = true;
-        line.setLength(0);
-        line.append("== ").append(target.path());
-        target.partition().ifPresent(p -> line.append("  topic ").append(quote(p.topic())).append(" partition ").append(p.partition()));
-        out.print(line.append('\n'));
+        o.raw("== ").raw(target.path());
+        target.partition().ifPresent(p -> o.raw("  topic ").quoted(p.topic()).raw(" partition ").raw(p.partition()));
+        o.raw('\n');
+        lineDone();
     }
 
     @Override
@@ -73,122 +74,133 @@ public final class TextDumpWriter implements DumpWriter {
             header(target);
         }
         batches++;
-        line.setLength(0);
-        line.append('@').append(b.position()).append(' ');
+        o.raw('@').raw(b.position()).raw(' ');
         if (b.magic() >= 2) {
-            line.append("offsets ").append(b.baseOffset()).append("..").append(b.lastOffset())
-                    .append(" count ").append(b.countOrMinusOne());
+            o.raw("offsets ").raw(b.baseOffset()).raw("..").raw(b.lastOffset())
+                    .raw(" count ").raw(b.countOrMinusOne());
         } else {
-            line.append("offset ").append(b.lastOffset());
+            o.raw("offset ").raw(b.lastOffset());
         }
-        line.append(" magic ").append(b.magic())
-                .append(' ').append(b.compression() == null ? "codec?" : b.compression().kafkaName)
-                .append(" size ").append(b.sizeInBytes())
-                .append(' ').append(b.timestampType().kafkaName).append(' ').append(Times.iso(b.maxTimestamp()));
+        o.raw(" magic ").raw(b.magic())
+                .raw(' ').raw(b.compression() == null ? "codec?" : b.compression().kafkaName)
+                .raw(" size ").raw(b.sizeInBytes())
+                .raw(' ').raw(b.timestampType().kafkaName).raw(' ');
+        Times.iso(o, b.maxTimestamp());
         if (b.magic() >= 2) {
             if (b.producerId() >= 0) {
-                line.append(" producer ").append(b.producerId()).append('/').append(b.producerEpoch())
-                        .append(" seq ").append(b.baseSequence()).append("..").append(b.lastSequence());
+                o.raw(" producer ").raw(b.producerId()).raw('/').raw(b.producerEpoch())
+                        .raw(" seq ").raw(b.baseSequence()).raw("..").raw(b.lastSequence());
             }
-            line.append(" leaderEpoch ").append(b.partitionLeaderEpoch());
+            o.raw(" leaderEpoch ").raw(b.partitionLeaderEpoch());
             if (b.isTransactional()) {
-                line.append(" transactional");
+                o.raw(" transactional");
                 if (transaction != null) {
-                    line.append(' ').append(transaction.label);
+                    o.raw(' ').raw(transaction.label);
                 }
             }
             if (b.isControl()) {
-                line.append(" control");
+                o.raw(" control");
             }
             if (b.hasDeleteHorizon()) {
-                line.append(" deleteHorizon ").append(Times.iso(b.deleteHorizonMs()));
+                o.raw(" deleteHorizon ");
+                Times.iso(o, b.deleteHorizonMs());
             }
         }
-        line.append(String.format(" crc 0x%08x", b.storedCrc())).append(b.isValid() ? " valid" : " CRC-MISMATCH");
-        out.print(line.append('\n'));
+        o.raw(" crc 0x");
+        long crc = b.storedCrc();
+        for (int shift = 28; shift >= 0; shift -= 4) {
+            o.raw((char) HEX[(int) (crc >>> shift) & 0xF]);
+        }
+        o.raw(b.isValid() ? " valid" : " CRC-MISMATCH").raw('\n');
+        lineDone();
     }
 
     @Override
     public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
         records++;
-        line.setLength(0);
-        line.append("  ").append(r.offset()).append(' ').append(Times.iso(r.timestamp()));
+        o.raw("  ").raw(r.offset()).raw(' ');
+        Times.iso(o, r.timestamp());
         if (b.producerId() >= 0 && r.sequence() >= 0) {
-            line.append(" seq ").append(r.sequence());
+            o.raw(" seq ").raw(r.sequence());
         }
         if (content instanceof RecordContent.RemoteLogMetadata rm) {
             content = new RecordContent.Metadata(rm.result());
         }
-        if (content instanceof RecordContent.Control c) {
-            line.append(" control ").append(c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN
-                    ? "type " + c.typeId() : c.type().name());
-            if (c.coordinatorEpoch() >= 0) {
-                line.append(" coordinatorEpoch ").append(c.coordinatorEpoch());
-            }
-            if (c.value() instanceof ControlValue.Message m) {
-                line.append(' ').append(MetadataJson.controlDataText(m));
-            }
-            String error = c.error() != null ? c.error() : c.valueError();
-            if (error != null) {
-                line.append(" ERROR ").append(Violation.INVALID_CONTROL_RECORD.kind()).append(": ").append(error);
-            }
-        } else if (content instanceof RecordContent.Metadata m) {
-            if (m.result() instanceof MetadataDecoded d) {
-                line.append(' ').append(d.typeName()).append(" v").append(d.version()).append(' ')
-                        .append(MetadataJson.dataText(d));
-            } else {
-                MetadataUnknown u = (MetadataUnknown) m.result();
-                line.append(" UNKNOWN ").append(u.reason().violation().kind()).append(": ").append(u.kafkaMessage());
-            }
-        } else if (content instanceof RecordContent.Coordinator c) {
+        if (content instanceof RecordContent.Coordinator c) {
             if (c.result() instanceof Decoded d) {
-                line.append(' ').append(d.schema().name()).append(" key ").append(CoordinatorJson.keyDataText(d));
+                o.raw(' ').raw(d.schema().name()).raw(" key ");
+                CoordinatorJson.writeStruct(o, d.key());
                 if (d.isTombstone()) {
-                    line.append(" value null (tombstone)");
+                    o.raw(" value null (tombstone)");
                 } else {
-                    line.append(" value v").append(d.valueVersion()).append(' ').append(CoordinatorJson.valueDataText(d));
+                    o.raw(" value v").raw(d.valueVersion()).raw(' ');
+                    CoordinatorJson.writeStruct(o, d.value());
                 }
             } else {
                 Unknown u = (Unknown) c.result();
-                line.append(" UNKNOWN ").append(u.reason().violation().kind())
-                        .append(" type ").append(u.recordType());
+                o.raw(" UNKNOWN ").raw(u.reason().violation().kind())
+                        .raw(" type ").raw(u.recordType());
                 if (u.valueVersion() >= 0) {
-                    line.append(" version ").append(u.valueVersion());
+                    o.raw(" version ").raw(u.valueVersion());
                 }
                 if (u.decodedKey() != null) {
-                    line.append(" key ").append(CoordinatorJson.structText(u.decodedKey()));
+                    o.raw(" key ");
+                    CoordinatorJson.writeStruct(o, u.decodedKey());
                 }
-                line.append(": ").append(u.kafkaMessage());
+                o.raw(": ").raw(u.kafkaMessage());
+            }
+        } else if (content instanceof RecordContent.Control c) {
+            o.raw(" control ").raw(c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN
+                    ? "type " + c.typeId() : c.type().name());
+            if (c.coordinatorEpoch() >= 0) {
+                o.raw(" coordinatorEpoch ").raw(c.coordinatorEpoch());
+            }
+            if (c.value() instanceof ControlValue.Message m) {
+                o.raw(' ');
+                MetadataJson.writeControlData(o, m);
+            }
+            String error = c.error() != null ? c.error() : c.valueError();
+            if (error != null) {
+                o.raw(" ERROR ").raw(Violation.INVALID_CONTROL_RECORD.kind()).raw(": ").raw(error);
+            }
+        } else if (content instanceof RecordContent.Metadata m) {
+            if (m.result() instanceof MetadataDecoded d) {
+                o.raw(' ').raw(d.typeName()).raw(" v").raw(d.version()).raw(' ');
+                MetadataJson.writeStruct(o, d.value(), d.value().version());
+            } else {
+                MetadataUnknown u = (MetadataUnknown) m.result();
+                o.raw(" UNKNOWN ").raw(u.reason().violation().kind()).raw(": ").raw(u.kafkaMessage());
             }
         } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
-            line.append(" decoder ").append(quote(p.decoder()))
-                    .append(" key ").append(r.hasKey() ? PluginJson.text(p.key()) : "null")
-                    .append(" value ").append(r.hasValue() ? PluginJson.text(p.value()) : "null");
+            o.raw(" decoder ").quoted(p.decoder())
+                    .raw(" key ").raw(r.hasKey() ? PluginJson.text(p.key()) : "null")
+                    .raw(" value ").raw(r.hasValue() ? PluginJson.text(p.value()) : "null");
         } else {
             if (content instanceof RecordContent.Plugin p) {
-                line.append(" decoder ").append(quote(p.decoder())).append(" ERROR ").append(p.error());
+                o.raw(" decoder ").quoted(p.decoder()).raw(" ERROR ").raw(p.error());
             }
-            line.append(" key ").append(render(keyFormat, r, r.keyOffset(), r.keyLength()));
-            line.append(" value ").append(render(valueFormat, r, r.valueOffset(), r.valueLength()));
+            o.raw(" key ").raw(render(keyFormat, r, r.keyOffset(), r.keyLength()));
+            o.raw(" value ").raw(render(valueFormat, r, r.valueOffset(), r.valueLength()));
         }
         if (r.headerCount() > 0) {
-            line.append(" headers {");
+            o.raw(" headers {");
             HeaderIterator h = r.headers();
             boolean first = true;
             while (h.next()) {
                 if (!first) {
-                    line.append(", ");
+                    o.raw(", ");
                 }
                 first = false;
-                line.append(quote(ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength()))).append(": ");
-                line.append(h.valueLength() < 0 ? "null" : renderBytes(valueFormat, h.buffer(), h.valueOffset(), h.valueLength()));
+                o.quoted(ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength())).raw(": ");
+                o.raw(h.valueLength() < 0 ? "null" : renderBytes(valueFormat, h.buffer(), h.valueOffset(), h.valueLength()));
             }
-            line.append('}');
+            o.raw('}');
         }
         if (!r.isValid()) {
-            line.append(" CRC-MISMATCH");
+            o.raw(" CRC-MISMATCH");
         }
-        out.print(line.append('\n'));
+        o.raw('\n');
+        lineDone();
     }
 
     private static String render(ByteFormat f, LogRecord r, int offset, int length) {
@@ -201,12 +213,7 @@ public final class TextDumpWriter implements DumpWriter {
     }
 
     static String quote(String s) {
-        return '"' + new String(JsonStringEncoder.getInstance().quoteAsString(s)) + '"';
-    }
-
-    @Override
-    public PrintWriter err() {
-        return err;
+        return new JsonOut(s.length() + 16).quoted(s).toString();
     }
 
     @Override
@@ -218,18 +225,48 @@ public final class TextDumpWriter implements DumpWriter {
         if (!headerShown) {
             header(target);
         }
-        line.setLength(0);
-        line.append("-- ").append(batches).append(" batches, ").append(records).append(" records shown");
+        o.raw("-- ").raw(batches).raw(" batches, ").raw(records).raw(" records shown");
         if (error != null) {
-            line.append("; stopped: ").append(error);
+            o.raw("; stopped: ").raw(error);
         } else if (tail != null && !tail.isClean()) {
-            line.append("; ").append(tail.kind() == Tail.Kind.ZERO_FILL ? "zero-filled" : "partial").append(" tail of ")
-                    .append(tail.tailBytes()).append(" bytes at position ").append(tail.validBytes());
+            o.raw("; ").raw(tail.kind() == Tail.Kind.ZERO_FILL ? "zero-filled" : "partial").raw(" tail of ")
+                    .raw(tail.tailBytes()).raw(" bytes at position ").raw(tail.validBytes());
         }
-        out.print(line.append('\n'));
+        o.raw('\n');
+        lineDone();
         if (error != null) {
             err.print(error + "\n");
         }
+    }
+
+    @Override
+    ByteDumpWriter pieceWriter() {
+        return new TextDumpWriter(null, err, keyFormat, valueFormat, quietWhenEmpty);
+    }
+
+    /** With filters the file header waits for the first batch shown, which only the whole sequence knows. */
+    @Override
+    public boolean parallelizable() {
+        return !quietWhenEmpty;
+    }
+
+    @Override
+    void beginPiece() {
+        headerShown = true;
+        batches = 0;
+        records = 0;
+    }
+
+    @Override
+    Object endPiece() {
+        return new long[]{batches, records};
+    }
+
+    @Override
+    void applyPiece(Object change) {
+        long[] counts = (long[]) change;
+        batches += counts[0];
+        records += counts[1];
     }
 
     /** Index and snapshot entries, one line each, times in ISO-8601 UTC. */
@@ -240,31 +277,39 @@ public final class TextDumpWriter implements DumpWriter {
             boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
                 @Override
                 public void indexEntry(long offset, int position) {
-                    out.print("  offset " + offset + " position " + position + "\n");
+                    o.raw("  offset ").raw(offset).raw(" position ").raw(position).raw('\n');
+                    lineDone();
                 }
 
                 @Override
                 public void emptyIndex() {
-                    out.print("  (no entries)\n");
+                    o.raw("  (no entries)\n");
+                    lineDone();
                 }
 
                 @Override
                 public void timeIndexEntry(long timestamp, long offset) {
-                    out.print("  " + Times.iso(timestamp) + " (" + timestamp + ") offset " + offset + "\n");
+                    o.raw("  ");
+                    Times.iso(o, timestamp);
+                    o.raw(" (").raw(timestamp).raw(") offset ").raw(offset).raw('\n');
+                    lineDone();
                 }
 
                 @Override
                 public void txnIndexEntry(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
-                    out.print("  aborted producer " + producerId + " offsets " + firstOffset + ".." + lastOffset
-                            + " lastStableOffset " + lastStableOffset + "\n");
+                    o.raw("  aborted producer ").raw(producerId).raw(" offsets ").raw(firstOffset).raw("..").raw(lastOffset)
+                            .raw(" lastStableOffset ").raw(lastStableOffset).raw('\n');
+                    lineDone();
                 }
 
                 @Override
                 public void snapshotEntry(io.segscope.format.state.ProducerSnapshotReader s, int i) {
-                    out.print("  producer " + s.producerId(i) + "/" + s.epoch(i) + " lastSequence " + s.lastSequence(i)
-                            + " lastOffset " + s.lastOffset(i) + " offsetDelta " + s.offsetDelta(i) + " time "
-                            + Times.iso(s.timestamp(i)) + " coordinatorEpoch " + s.coordinatorEpoch(i)
-                            + " currentTxnFirstOffset " + s.currentTxnFirstOffset(i) + "\n");
+                    o.raw("  producer ").raw(s.producerId(i)).raw('/').raw(s.epoch(i)).raw(" lastSequence ").raw(s.lastSequence(i))
+                            .raw(" lastOffset ").raw(s.lastOffset(i)).raw(" offsetDelta ").raw(s.offsetDelta(i)).raw(" time ");
+                    Times.iso(o, s.timestamp(i));
+                    o.raw(" coordinatorEpoch ").raw(s.coordinatorEpoch(i))
+                            .raw(" currentTxnFirstOffset ").raw(s.currentTxnFirstOffset(i)).raw('\n');
+                    lineDone();
                 }
             });
             if (!known) {
@@ -273,11 +318,5 @@ public final class TextDumpWriter implements DumpWriter {
         } catch (io.segscope.format.error.FormatException e) {
             err.print(e.getMessage() + "\n");
         }
-    }
-
-    @Override
-    public void flush() {
-        out.flush();
-        err.flush();
     }
 }

@@ -1,26 +1,26 @@
-package io.segscope.format.replay;
+package io.segscope.format.logdir;
 
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
-import io.segscope.format.logdir.FileEntry;
-import io.segscope.format.logdir.PathEntry;
 import java.util.List;
 
 /**
- * A file on disk mapped once for the threads of one replay: each {@link #open()} gives a source
+ * A file on disk mapped once for the threads of one walk (a replay, a dump): each {@link #open()} gives a source
  * over its own view of the one mapping (absolute reads only), so that the threads share the
  * mapping's pages (faulted in once, counted once in the resident set). Once every thread has closed
  * its source the file is unmapped at once, so that the resident set holds the segments being read,
- * not every segment read so far (the replay keeps nothing that points into a mapping: values are
- * copied out of the records). Thread-safe.
+ * not every segment read so far (the walks keep nothing that points into a mapping: values are
+ * copied out of the records). Used by the replay's and the dump's threads. Thread-safe.
  */
-final class SharedMapping implements FileEntry {
+public final class SharedMapping implements FileEntry {
     private final PathEntry file;
     private final int threads;
     private ByteSource mapped;
     private int closed;
+    private int open;
 
-    SharedMapping(PathEntry file, int threads) {
+    /** {@code file}, to be opened once by each of {@code threads} threads. */
+    public SharedMapping(PathEntry file, int threads) {
         this.file = file;
         this.threads = threads;
     }
@@ -63,9 +63,12 @@ final class SharedMapping implements FileEntry {
                 mapped = MappedSource.openReleasable(file.toPath(), file.path());
             }
             m = mapped;
+            open++;
         }
         ByteSource view = ByteSource.wrap(m.buffer().duplicate(), m.name());
         return new ByteSource() {
+            private boolean closedHere;
+
             @Override
             public String name() {
                 return view.name();
@@ -99,7 +102,14 @@ final class SharedMapping implements FileEntry {
             @Override
             public void close() {
                 synchronized (SharedMapping.this) {
-                    if (++closed >= threads && mapped != null) {
+                    if (closedHere) {
+                        return;
+                    }
+                    closedHere = true;
+                    open--;
+                    // never while a source is open: an extra open and close (another reader of the
+                    // file) at worst unmaps early, and the next open maps the file again
+                    if (++closed >= threads && open == 0 && mapped != null) {
                         mapped.close(); // unmapped
                         mapped = null;
                         closed = 0;

@@ -1,0 +1,529 @@
+package io.segscope.format.json;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * UTF-8 text and compact JSON written straight into a growable byte array: the output buffer of
+ * every dump format. The JSON it writes is byte for byte what jackson-core's generator writes with
+ * its defaults (commas and colons without spaces; {@code "}, {@code \} and control characters
+ * escaped, {@code \b \t \n \f \r} in short form, the others as backslash-u-00XX with upper-case hex;
+ * nothing else escaped; binary as standard base64 with padding; non-finite doubles quoted), which
+ * {@code JsonOutTest} checks against jackson-core itself; plain text lines ({@link #raw}) go into
+ * the same buffer. A lone surrogate in a Java string is written as {@code ?}, as Java's UTF-8
+ * encoder replaces it.
+ *
+ * <p>No object is created per value: field names and values are encoded character by character
+ * into the buffer, which is drained with {@link #drainTo} or read with {@link #array()} /
+ * {@link #size()}. Not thread-safe; one per thread.
+ */
+public final class JsonOut {
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    /** 0: written as is; 'u': backslash-u-00XX; other: the letter after the backslash. ASCII only. */
+    private static final byte[] ESCAPES = new byte[128];
+    private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+            .getBytes(StandardCharsets.US_ASCII);
+
+    static {
+        for (int i = 0; i < 0x20; i++) {
+            ESCAPES[i] = 'u';
+        }
+        ESCAPES['"'] = '"';
+        ESCAPES['\\'] = '\\';
+        ESCAPES['\b'] = 'b';
+        ESCAPES['\t'] = 't';
+        ESCAPES['\f'] = 'f';
+        ESCAPES['\n'] = 'n';
+        ESCAPES['\r'] = 'r';
+    }
+
+    private byte[] buf;
+    private int len;
+    private char[] chars = new char[256];
+    /** Per open object/array level: whether a value has been written at it (a comma comes next). */
+    private boolean[] written = new boolean[16];
+    /** Open levels; 0 at the root, where values are not separated. */
+    private int depth;
+    /** A field name was just written: its value takes no comma. */
+    private boolean afterName;
+
+    public JsonOut() {
+        this(8192);
+    }
+
+    public JsonOut(int capacity) {
+        this.buf = new byte[Math.max(16, capacity)];
+    }
+
+    // ---------------------------------------------------------------- buffer
+
+    /** The bytes written so far are {@code array()[0, size())}. */
+    public byte[] array() {
+        return buf;
+    }
+
+    public int size() {
+        return len;
+    }
+
+    /** Forgets the bytes written (and any open JSON level). */
+    public void reset() {
+        len = 0;
+        depth = 0;
+        afterName = false;
+    }
+
+    /** Cuts the output back to {@code size} bytes (a size read earlier); JSON levels are not restored. */
+    public void truncate(int size) {
+        len = size;
+    }
+
+    /** Writes the bytes to {@code out} and empties the buffer. */
+    public void drainTo(OutputStream out) throws IOException {
+        out.write(buf, 0, len);
+        len = 0;
+    }
+
+    /** The text written, decoded. */
+    @Override
+    public String toString() {
+        return new String(buf, 0, len, StandardCharsets.UTF_8);
+    }
+
+    private void ensure(int more) {
+        if (len + more > buf.length) {
+            grow(more);
+        }
+    }
+
+    private void grow(int more) {
+        long want = Math.max((long) buf.length * 2, (long) len + more);
+        if (want > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("output buffer over 2 GiB");
+        }
+        buf = Arrays.copyOf(buf, (int) want);
+    }
+
+    // ---------------------------------------------------------------- plain text
+
+    /** Appends one ASCII character. */
+    public JsonOut raw(char c) {
+        ensure(1);
+        buf[len++] = (byte) c;
+        return this;
+    }
+
+    /** Appends a string as UTF-8, unescaped. */
+    public JsonOut raw(String s) {
+        int n = s.length();
+        ensure(n * 3);
+        int p = len;
+        byte[] b = buf;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                b[p++] = (byte) c;
+            } else {
+                len = p;
+                i = utf8(s, i, c);
+                p = len;
+            }
+        }
+        len = p;
+        return this;
+    }
+
+    /** Appends a decimal number. */
+    public JsonOut raw(long v) {
+        if (v == Long.MIN_VALUE) {
+            ensure(MIN_LONG.length);
+            System.arraycopy(MIN_LONG, 0, buf, len, MIN_LONG.length);
+            len += MIN_LONG.length;
+            return this;
+        }
+        ensure(20);
+        if (v < 0) {
+            buf[len++] = '-';
+            v = -v;
+        }
+        int digits = digits(v);
+        int end = len + digits;
+        int p = end;
+        while (v >= 10) {
+            long q = v / 10;
+            buf[--p] = (byte) ('0' + (v - q * 10));
+            v = q;
+        }
+        buf[--p] = (byte) ('0' + v);
+        len = end;
+        return this;
+    }
+
+    /** Appends {@code true} or {@code false}. */
+    public JsonOut raw(boolean v) {
+        return raw(v ? "true" : "false");
+    }
+
+    /** Appends bytes as they are. */
+    public JsonOut raw(byte[] bytes, int offset, int length) {
+        ensure(length);
+        System.arraycopy(bytes, offset, buf, len, length);
+        len += length;
+        return this;
+    }
+
+    /** Appends bytes of a buffer as they are (absolute positions; the buffer's position is not moved). */
+    public JsonOut raw(ByteBuffer bytes, int offset, int length) {
+        ensure(length);
+        bytes.get(offset, buf, len, length);
+        len += length;
+        return this;
+    }
+
+    /** Appends {@code v} as exactly {@code width} decimal digits (zero-padded; {@code v} fits). */
+    public JsonOut digits(int v, int width) {
+        ensure(width);
+        for (int p = len + width - 1; p >= len; p--) {
+            buf[p] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        len += width;
+        return this;
+    }
+
+    private static int digits(long v) {
+        long p = 10;
+        for (int d = 1; d < 19; d++) {
+            if (v < p) {
+                return d;
+            }
+            p *= 10;
+        }
+        return 19;
+    }
+
+    /** Encodes the character at {@code i} (not ASCII) as UTF-8; returns the index of its last char. */
+    private int utf8(String s, int i, char c) {
+        ensure(4);
+        if (c < 0x800) {
+            buf[len++] = (byte) (0xC0 | (c >> 6));
+            buf[len++] = (byte) (0x80 | (c & 0x3F));
+            return i;
+        }
+        if (Character.isSurrogate(c)) {
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                int cp = Character.toCodePoint(c, s.charAt(i + 1));
+                buf[len++] = (byte) (0xF0 | (cp >> 18));
+                buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+                buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+                buf[len++] = (byte) (0x80 | (cp & 0x3F));
+                return i + 1;
+            }
+            buf[len++] = '?';
+            return i;
+        }
+        buf[len++] = (byte) (0xE0 | (c >> 12));
+        buf[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+        buf[len++] = (byte) (0x80 | (c & 0x3F));
+        return i;
+    }
+
+    /** Appends {@code s} JSON-escaped, without quotes. */
+    public JsonOut escaped(String s) {
+        int n = s.length();
+        ensure(n * 6);
+        char[] cs = chars;
+        if (cs.length < n) {
+            cs = chars = new char[Math.max(n, cs.length * 2)];
+        }
+        s.getChars(0, n, cs, 0);
+        int p = len;
+        byte[] b = buf;
+        for (int i = 0; i < n; i++) {
+            char c = cs[i];
+            if (c < 0x80) {
+                byte e = ESCAPES[c];
+                if (e == 0) {
+                    b[p++] = (byte) c;
+                } else if (e == 'u') {
+                    b[p++] = '\\';
+                    b[p++] = 'u';
+                    b[p++] = '0';
+                    b[p++] = '0';
+                    b[p++] = HEX[c >> 4];
+                    b[p++] = HEX[c & 0xF];
+                } else {
+                    b[p++] = '\\';
+                    b[p++] = e;
+                }
+            } else {
+                len = p;
+                i = utf8(s, i, c);
+                p = len;
+            }
+        }
+        len = p;
+        return this;
+    }
+
+    /** Appends {@code s} JSON-quoted and escaped (no JSON level bookkeeping: for text lines). */
+    public JsonOut quoted(String s) {
+        raw('"');
+        escaped(s);
+        return raw('"');
+    }
+
+    // ---------------------------------------------------------------- JSON
+
+    private void value() {
+        if (afterName) {
+            afterName = false;
+            return;
+        }
+        if (depth > 0) {
+            if (written[depth]) {
+                ensure(1);
+                buf[len++] = ',';
+            } else {
+                written[depth] = true;
+            }
+        }
+    }
+
+    private void open(char c) {
+        value();
+        if (++depth == written.length) {
+            written = Arrays.copyOf(written, depth * 2);
+        }
+        written[depth] = false;
+        raw(c);
+    }
+
+    private void close(char c) {
+        if (depth == 0) {
+            throw new IllegalStateException("no open JSON level to close with " + c);
+        }
+        depth--;
+        raw(c);
+    }
+
+    public JsonOut writeStartObject() {
+        open('{');
+        return this;
+    }
+
+    public JsonOut writeEndObject() {
+        close('}');
+        return this;
+    }
+
+    public JsonOut writeStartArray() {
+        open('[');
+        return this;
+    }
+
+    public JsonOut writeEndArray() {
+        close(']');
+        return this;
+    }
+
+    /** A field name encoded once: {@code "name":}. */
+    public static final class Name {
+        private final byte[] bytes;
+        private final String name;
+
+        private Name(String name) {
+            this.name = name;
+            JsonOut o = new JsonOut(name.length() * 6 + 3);
+            o.raw('"').escaped(name).raw('"').raw(':');
+            this.bytes = Arrays.copyOf(o.buf, o.len);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** Encodes a field name once, for {@link #writeFieldName(Name)}. */
+    public static Name name(String name) {
+        return new Name(name);
+    }
+
+    public JsonOut writeFieldName(Name name) {
+        if (depth > 0 && written[depth]) {
+            raw(',');
+        } else {
+            written[depth] = true;
+        }
+        byte[] b = name.bytes;
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+        afterName = true;
+        return this;
+    }
+
+    public JsonOut writeStringField(Name name, String value) {
+        writeFieldName(name);
+        return writeString(value);
+    }
+
+    public JsonOut writeNumberField(Name name, long value) {
+        writeFieldName(name);
+        return writeNumber(value);
+    }
+
+    public JsonOut writeBooleanField(Name name, boolean value) {
+        writeFieldName(name);
+        return writeBoolean(value);
+    }
+
+    public JsonOut writeNullField(Name name) {
+        writeFieldName(name);
+        return writeNull();
+    }
+
+    public JsonOut writeObjectFieldStart(Name name) {
+        writeFieldName(name);
+        return writeStartObject();
+    }
+
+    public JsonOut writeArrayFieldStart(Name name) {
+        writeFieldName(name);
+        return writeStartArray();
+    }
+
+    public JsonOut writeFieldName(String name) {
+        if (depth > 0 && written[depth]) {
+            raw(',');
+        } else {
+            written[depth] = true;
+        }
+        raw('"');
+        escaped(name);
+        ensure(2);
+        buf[len++] = '"';
+        buf[len++] = ':';
+        afterName = true;
+        return this;
+    }
+
+    public JsonOut writeString(String s) {
+        value();
+        raw('"');
+        escaped(s);
+        return raw('"');
+    }
+
+    /** A JSON string of UTF-8 bytes taken as they are (the caller guarantees they are valid UTF-8 needing no escape). */
+    public JsonOut writeUtf8String(byte[] utf8) {
+        value();
+        raw('"');
+        raw(utf8, 0, utf8.length);
+        return raw('"');
+    }
+
+    public JsonOut writeNumber(long v) {
+        value();
+        return raw(v);
+    }
+
+    public JsonOut writeNumber(double v) {
+        if (!Double.isFinite(v)) {
+            return writeString(Double.toString(v));
+        }
+        value();
+        return raw(Double.toString(v));
+    }
+
+    public JsonOut writeNumber(BigInteger v) {
+        value();
+        return raw(v.toString());
+    }
+
+    public JsonOut writeNumber(BigDecimal v) {
+        value();
+        return raw(v.toString());
+    }
+
+    public JsonOut writeBoolean(boolean v) {
+        value();
+        return raw(v);
+    }
+
+    public JsonOut writeNull() {
+        value();
+        return raw("null");
+    }
+
+    /** Standard base64 with padding, quoted. */
+    public JsonOut writeBinary(byte[] data) {
+        value();
+        raw('"');
+        base64(data, 0, data.length);
+        return raw('"');
+    }
+
+    /** Appends standard base64 with padding of {@code data[offset, offset+length)}, unquoted. */
+    public JsonOut base64(byte[] data, int offset, int length) {
+        ensure((length + 2) / 3 * 4);
+        int end = offset + length;
+        int i = offset;
+        byte[] b = buf;
+        int p = len;
+        for (; i + 2 < end; i += 3) {
+            int v = (data[i] & 0xFF) << 16 | (data[i + 1] & 0xFF) << 8 | data[i + 2] & 0xFF;
+            b[p++] = BASE64[v >>> 18];
+            b[p++] = BASE64[(v >>> 12) & 0x3F];
+            b[p++] = BASE64[(v >>> 6) & 0x3F];
+            b[p++] = BASE64[v & 0x3F];
+        }
+        int rest = end - i;
+        if (rest > 0) {
+            int v = (data[i] & 0xFF) << 16 | (rest == 2 ? (data[i + 1] & 0xFF) << 8 : 0);
+            b[p++] = BASE64[v >>> 18];
+            b[p++] = BASE64[(v >>> 12) & 0x3F];
+            b[p++] = rest == 2 ? BASE64[(v >>> 6) & 0x3F] : (byte) '=';
+            b[p++] = '=';
+        }
+        len = p;
+        return this;
+    }
+
+    public JsonOut writeStringField(String name, String value) {
+        writeFieldName(name);
+        return writeString(value);
+    }
+
+    public JsonOut writeNumberField(String name, long value) {
+        writeFieldName(name);
+        return writeNumber(value);
+    }
+
+    public JsonOut writeBooleanField(String name, boolean value) {
+        writeFieldName(name);
+        return writeBoolean(value);
+    }
+
+    public JsonOut writeNullField(String name) {
+        writeFieldName(name);
+        return writeNull();
+    }
+
+    public JsonOut writeObjectFieldStart(String name) {
+        writeFieldName(name);
+        return writeStartObject();
+    }
+
+    public JsonOut writeArrayFieldStart(String name) {
+        writeFieldName(name);
+        return writeStartArray();
+    }
+}
