@@ -40,6 +40,8 @@ import java.util.function.Supplier;
 public final class ParallelDump {
     /** Input bytes per chunk. */
     static final int CHUNK_BYTES = 1 << 20;
+    /** {@link #CHUNK_BYTES}, smaller in tests (many chunks from small files). */
+    static int chunkBytes = CHUNK_BYTES;
     /** Chunks a worker may have formatted ahead of the writer. */
     static final int AHEAD = 2;
 
@@ -220,7 +222,7 @@ public final class ParallelDump {
 
         // the walk's position, the same in every worker
         private long chunkId;
-        private long chunkBytes;
+        private long chunkFill;
         private long chunkInput;
         private Chunk current;
         private int pieceFrom;
@@ -261,12 +263,12 @@ public final class ParallelDump {
         }
 
         private void startChunk() throws InterruptedException {
-            chunkBytes = 0;
+            chunkFill = 0;
             chunkInput = 0;
             if (owns()) {
                 JsonOut buf = free.poll();
                 if (buf == null) {
-                    buf = new JsonOut(CHUNK_BYTES * 2);
+                    buf = new JsonOut(chunkBytes * 2);
                 }
                 buf.reset();
                 pieces.swapBuffer(buf);
@@ -337,10 +339,10 @@ public final class ParallelDump {
 
         @Override
         public boolean wants(LogFile file, Batch batch) {
-            if (chunkBytes >= CHUNK_BYTES) {
+            if (chunkFill >= chunkBytes) {
                 nextChunk();
             }
-            chunkBytes += batch.sizeInBytes();
+            chunkFill += batch.sizeInBytes();
             chunkInput += batch.sizeInBytes();
             return owns() && !stop;
         }
