@@ -55,6 +55,11 @@ public final class SchemaSet {
         return all;
     }
 
+    /** Whether values of {@code schema} are refined after reading (their JSON is not the plain struct's). */
+    public boolean refines(RecordSchema schema) {
+        return schema == refinedType && refine != null;
+    }
+
     StructValue refine(RecordSchema schema, StructValue value) {
         return schema == refinedType && refine != null ? refine.apply(value) : value;
     }

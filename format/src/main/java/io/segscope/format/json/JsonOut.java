@@ -272,6 +272,32 @@ public final class JsonOut {
         return this;
     }
 
+    /** Appends ASCII bytes (all below 0x80) JSON-escaped, without quotes: what {@link #escaped} makes of them as a string. */
+    public JsonOut escapedAscii(byte[] ascii, int offset, int length) {
+        ensure(length * 6);
+        int p = len;
+        byte[] b = buf;
+        for (int i = offset, end = offset + length; i < end; i++) {
+            byte c = ascii[i];
+            byte e = ESCAPES[c];
+            if (e == 0) {
+                b[p++] = c;
+            } else if (e == 'u') {
+                b[p++] = '\\';
+                b[p++] = 'u';
+                b[p++] = '0';
+                b[p++] = '0';
+                b[p++] = HEX[c >> 4];
+                b[p++] = HEX[c & 0xF];
+            } else {
+                b[p++] = '\\';
+                b[p++] = e;
+            }
+        }
+        len = p;
+        return this;
+    }
+
     /** Appends {@code s} JSON-quoted and escaped (no JSON level bookkeeping: for text lines). */
     public JsonOut quoted(String s) {
         raw('"');
@@ -280,6 +306,28 @@ public final class JsonOut {
     }
 
     // ---------------------------------------------------------------- JSON
+
+    /**
+     * Where the output is now, for {@link #rewind}: its size and the JSON level's state. Levels
+     * opened after the mark are forgotten by the rewind.
+     */
+    public long mark() {
+        return (long) len << 32 | (long) depth << 2 | (written[depth] ? 2 : 0) | (afterName ? 1 : 0);
+    }
+
+    /** Back to a {@link #mark()}: what was written since is dropped. */
+    public void rewind(long mark) {
+        len = (int) (mark >>> 32);
+        depth = (int) (mark & 0xFFFFFFFFL) >>> 2;
+        written[depth] = (mark & 2) != 0;
+        afterName = (mark & 1) != 0;
+    }
+
+    /** Starts a string value: the separator if one is due, and the opening quote; the caller writes the rest and the closing quote. */
+    public JsonOut writeString0() {
+        value();
+        return raw('"');
+    }
 
     private void value() {
         if (afterName) {

@@ -20,6 +20,11 @@ import java.util.Objects;
 final class StructJson {
     /** Each schema field's JSON name, encoded once (fields are compared by identity). */
     private static final java.util.Map<Field, JsonOut.Name> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The field's JSON name, encoded once. */
+    static JsonOut.Name name(Field f) {
+        return NAMES.computeIfAbsent(f, k -> JsonOut.name(k.jsonName()));
+    }
+
     /** The version a nested struct is written at. */
     enum Nesting {
         /** Each struct at the version it was read at (a field's default struct is at version 0). */
@@ -48,7 +53,7 @@ final class StructJson {
             } else if (!f.versions().contains(version)) {
                 continue;
             }
-            g.writeFieldName(NAMES.computeIfAbsent(f, k -> JsonOut.name(k.jsonName())));
+            g.writeFieldName(name(f));
             if (f.hasValueNames()) {
                 g.writeString(f.valueName(value));
             } else {

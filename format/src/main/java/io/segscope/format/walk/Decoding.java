@@ -95,7 +95,7 @@ public record Decoding(CoordinatorRecordDecoder coordinator, boolean metadata, b
         if (coordinator == null) {
             return RecordContent.Plain.INSTANCE;
         }
-        return new RecordContent.Coordinator(coordinator.decode(r.hasKey() ? r.buffer() : null, r.keyOffset(), r.keyLength(),
-                r.hasValue() ? r.buffer() : null, r.valueOffset(), r.valueLength()));
+        return RecordContent.Coordinator.of(coordinator, r.hasKey() ? r.buffer() : null, r.keyOffset(), r.keyLength(),
+                r.hasValue() ? r.buffer() : null, r.valueOffset(), r.valueLength());
     }
 }

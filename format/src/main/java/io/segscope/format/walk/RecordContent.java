@@ -16,8 +16,82 @@ public sealed interface RecordContent {
         public static final Plain INSTANCE = new Plain();
     }
 
-    /** A record of a coordinator topic. */
-    record Coordinator(CoordinatorResult result) implements RecordContent {
+    /**
+     * A record of a coordinator topic. Made by a walk, it decodes the record when {@link #result()}
+     * is first asked for, which must be while the record is the walk's current one (the sink's
+     * call): a writer that prints the record straight from its bytes ({@link #keyBuffer()} and the
+     * rest) never decodes it.
+     */
+    final class Coordinator implements RecordContent {
+        private CoordinatorResult result;
+        private final io.segscope.format.coordinator.CoordinatorRecordDecoder decoder;
+        private final java.nio.ByteBuffer keyBuffer;
+        private final int keyOffset;
+        private final int keyLength;
+        private final java.nio.ByteBuffer valueBuffer;
+        private final int valueOffset;
+        private final int valueLength;
+
+        /** A record already decoded. */
+        public Coordinator(CoordinatorResult result) {
+            this(result, null, null, 0, -1, null, 0, -1);
+        }
+
+        private Coordinator(CoordinatorResult result, io.segscope.format.coordinator.CoordinatorRecordDecoder decoder,
+                            java.nio.ByteBuffer keyBuffer, int keyOffset, int keyLength,
+                            java.nio.ByteBuffer valueBuffer, int valueOffset, int valueLength) {
+            this.result = result;
+            this.decoder = decoder;
+            this.keyBuffer = keyBuffer;
+            this.keyOffset = keyOffset;
+            this.keyLength = keyLength;
+            this.valueBuffer = valueBuffer;
+            this.valueOffset = valueOffset;
+            this.valueLength = valueLength;
+        }
+
+        /** A record to decode on demand (null buffer: no key, or a tombstone). */
+        public static Coordinator of(io.segscope.format.coordinator.CoordinatorRecordDecoder decoder,
+                                     java.nio.ByteBuffer keyBuffer, int keyOffset, int keyLength,
+                                     java.nio.ByteBuffer valueBuffer, int valueOffset, int valueLength) {
+            return new Coordinator(null, decoder, keyBuffer, keyOffset, keyLength, valueBuffer, valueOffset, valueLength);
+        }
+
+        public CoordinatorResult result() {
+            if (result == null) {
+                result = decoder.decode(keyBuffer, keyOffset, keyLength, valueBuffer, valueOffset, valueLength);
+            }
+            return result;
+        }
+
+        /** The decoder of an undecoded record, or null once decoded or when made decoded. */
+        public io.segscope.format.coordinator.CoordinatorRecordDecoder decoder() {
+            return result == null ? decoder : null;
+        }
+
+        public java.nio.ByteBuffer keyBuffer() {
+            return keyBuffer;
+        }
+
+        public int keyOffset() {
+            return keyOffset;
+        }
+
+        public int keyLength() {
+            return keyLength;
+        }
+
+        public java.nio.ByteBuffer valueBuffer() {
+            return valueBuffer;
+        }
+
+        public int valueOffset() {
+            return valueOffset;
+        }
+
+        public int valueLength() {
+            return valueLength;
+        }
     }
 
     /** A record of the KRaft metadata log ({@code __cluster_metadata}) or of a KRaft snapshot. */

@@ -168,7 +168,8 @@ public final class RecordFilter {
             return false;
         }
         if (content instanceof RecordContent.Coordinator c) {
-            return acceptsCoordinator(c.result());
+            // without a type or key filter the record is not decoded here (a writer may not need to)
+            return types.isEmpty() && !looksInsideKeys() || acceptsCoordinator(c.result());
         }
         if (content instanceof RecordContent.Control c) {
             return owners.isEmpty() && (types.isEmpty() || types.contains("control") || types.contains(normal(c.type().name())));

@@ -11,6 +11,7 @@ import io.segscope.format.coordinator.metadata.ControlValue;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.CoordinatorStream;
 import io.segscope.format.json.JsonOut;
 import io.segscope.format.json.MetadataJson;
 import io.segscope.format.json.PluginJson;
@@ -90,6 +91,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
     private final ByteFormat keyFormat;
     private final ByteFormat valueFormat;
     private TransactionOutcome transaction;
+    private final CoordinatorStream stream = new CoordinatorStream();
     /** The batch's fields as the first record of the batch wrote them (the same for each of its records), or length -1. */
     private byte[] batchFields = new byte[1024];
     private int batchFieldsLength = -1;
@@ -263,8 +265,10 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             }
         } else if (content instanceof RecordContent.Coordinator c) {
             o.writeStringField(N_CONTENT, "coordinator");
-            writeOwner(c.result());
-            writeCoordinator(c.result());
+            if (!fast(c)) {
+                writeOwner(c.result());
+                writeCoordinator(c.result());
+            }
         } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
             o.writeStringField(N_CONTENT, "plugin");
             o.writeStringField(N_DECODER, p.decoder());
@@ -286,6 +290,41 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
         o.writeEndObject();
         o.raw('\n');
         lineDone();
+    }
+
+    /** Owner, key and value straight from the record's bytes, when {@link CoordinatorStream} takes the record. */
+    private boolean fast(RecordContent.Coordinator c) {
+        if (c.decoder() == null || !stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
+                c.valueOffset(), c.valueLength())) {
+            return false;
+        }
+        long mark = o.mark();
+        String kind = c.decoder().schemas().topic() == CoordinatorTopic.TRANSACTION_STATE ? "transactionalId" : "group";
+        if (!stream.writeKeyFacts(o, N_OWNER, N_OWNER_KIND, kind, N_KEY_TOPIC, N_KEY_TOPIC_ID, N_KEY_PARTITION)) {
+            return false;
+        }
+        o.writeObjectFieldStart(N_KEY);
+        o.writeNumberField(N_TYPE, stream.schema().type());
+        o.writeStringField(N_NAME, stream.schema().name());
+        o.writeFieldName(N_DATA);
+        if (!stream.writeKeyData(o)) {
+            o.rewind(mark);
+            return false;
+        }
+        o.writeEndObject();
+        if (stream.isTombstone()) {
+            o.writeNullField(N_VALUE);
+            return true;
+        }
+        o.writeObjectFieldStart(N_VALUE);
+        o.writeNumberField(N_VERSION, stream.valueVersion());
+        o.writeFieldName(N_DATA);
+        if (!stream.writeValueData(o)) {
+            o.rewind(mark);
+            return false;
+        }
+        o.writeEndObject();
+        return true;
     }
 
     /**

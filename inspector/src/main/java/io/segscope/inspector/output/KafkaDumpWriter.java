@@ -1,6 +1,7 @@
 package io.segscope.inspector.output;
 
 import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.json.CoordinatorStream;
 import io.segscope.format.coordinator.remote.RemoteLogMetadataText;
 import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
@@ -37,6 +38,7 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
     private final boolean checkOffsets;
     private final Map<String, Map<Long, Long>> nonConsecutive = new LinkedHashMap<>();
     private long lastOffset;
+    private final CoordinatorStream stream = new CoordinatorStream();
     /** In a piece ({@link #beginPiece()}): the first record's file and offset, and whether one was seen. */
     private String pieceFirstFile;
     private long pieceFirstOffset;
@@ -136,10 +138,12 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
             o.raw(" isValid: ").raw(r.isValid()).raw(" crc: ").raw(r.checksumOrMinusOne());
         }
         if (content instanceof RecordContent.Coordinator c) {
-            CoordinatorResult result = c.result();
-            o.raw(" key: ");
-            KafkaDumpText.writeKey(o, result, r.offset());
-            KafkaDumpText.writePayload(o, result);
+            if (!fast(c)) {
+                CoordinatorResult result = c.result();
+                o.raw(" key: ");
+                KafkaDumpText.writeKey(o, result, r.offset());
+                KafkaDumpText.writePayload(o, result);
+            }
         } else if (content instanceof RecordContent.Control c) {
             appendControl(c);
         } else if (content instanceof RecordContent.Metadata m) {
@@ -164,6 +168,32 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
         }
         o.raw('\n');
         lineDone();
+    }
+
+    /** The key and payload straight from the record's bytes, when {@link CoordinatorStream} takes the record. */
+    private boolean fast(RecordContent.Coordinator c) {
+        if (c.decoder() == null || !stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
+                c.valueOffset(), c.valueLength()) || !stream.schema().inKafka440()) {
+            return false;
+        }
+        long mark = o.mark();
+        o.raw(" key: {\"type\":\"").raw(stream.schema().type()).raw("\",\"data\":");
+        if (!stream.writeKeyData(o)) {
+            o.rewind(mark);
+            return false;
+        }
+        o.raw("} payload: ");
+        if (stream.isTombstone()) {
+            o.raw(io.segscope.format.json.CoordinatorJson.DELETE);
+            return true;
+        }
+        o.raw("{\"version\":\"").raw(stream.valueVersion()).raw("\",\"data\":");
+        if (!stream.writeValueData(o)) {
+            o.rewind(mark);
+            return false;
+        }
+        o.raw('}');
+        return true;
     }
 
     private void appendControl(RecordContent.Control c) {

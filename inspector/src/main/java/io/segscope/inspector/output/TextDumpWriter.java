@@ -7,6 +7,7 @@ import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.error.Violation;
 import io.segscope.format.json.CoordinatorJson;
+import io.segscope.format.json.CoordinatorStream;
 import io.segscope.format.json.JsonOut;
 import io.segscope.format.json.MetadataJson;
 import io.segscope.format.json.PluginJson;
@@ -33,6 +34,7 @@ public final class TextDumpWriter extends ByteDumpWriter {
     private final ByteFormat keyFormat;
     private final ByteFormat valueFormat;
     private final boolean quietWhenEmpty;
+    private final CoordinatorStream stream = new CoordinatorStream();
     private boolean headerShown;
     private long batches;
     private long records;
@@ -126,7 +128,9 @@ public final class TextDumpWriter extends ByteDumpWriter {
         if (content instanceof RecordContent.RemoteLogMetadata rm) {
             content = new RecordContent.Metadata(rm.result());
         }
-        if (content instanceof RecordContent.Coordinator c) {
+        if (content instanceof RecordContent.Coordinator c && fast(c)) {
+            // written from the record's bytes
+        } else if (content instanceof RecordContent.Coordinator c) {
             if (c.result() instanceof Decoded d) {
                 o.raw(' ').raw(d.schema().name()).raw(" key ");
                 CoordinatorJson.writeStruct(o, d.key());
@@ -201,6 +205,30 @@ public final class TextDumpWriter extends ByteDumpWriter {
         }
         o.raw('\n');
         lineDone();
+    }
+
+    /** Type, key and value straight from the record's bytes, when {@link CoordinatorStream} takes the record. */
+    private boolean fast(RecordContent.Coordinator c) {
+        if (c.decoder() == null || !stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
+                c.valueOffset(), c.valueLength())) {
+            return false;
+        }
+        long mark = o.mark();
+        o.raw(' ').raw(stream.schema().name()).raw(" key ");
+        if (!stream.writeKeyData(o)) {
+            o.rewind(mark);
+            return false;
+        }
+        if (stream.isTombstone()) {
+            o.raw(" value null (tombstone)");
+            return true;
+        }
+        o.raw(" value v").raw(stream.valueVersion()).raw(' ');
+        if (!stream.writeValueData(o)) {
+            o.rewind(mark);
+            return false;
+        }
+        return true;
     }
 
     private static String render(ByteFormat f, LogRecord r, int offset, int length) {
