@@ -16,6 +16,9 @@
 #   --out DIR        where the dump outputs and raw timings go (default: DIR/dump-throughput
 #                    beside the segment's partition directory); outputs are overwritten each run
 #   --jvm-opts OPTS  JVM options for BOTH sides (default: none, see JVM below)
+#   --kafka-jvm-opts OPTS, --segscope-jvm-opts OPTS
+#                    JVM options for one side only, in place of --jvm-opts (perf/compare gives
+#                    Kafka kafka-dump-log.sh's and segscope its launcher's)
 #   --no-kafka       skip DumpLogSegments (no ratio column then)
 #   --build          first build inspector/target/segscope.jar (mvn package); nothing is built
 #                    otherwise
@@ -29,7 +32,8 @@
 # printed with the table.
 #
 # Kafka's classpath: kafka-tools 4.4.0 and its dependencies, from jmh/e2e/pom.xml, resolved once
-# into jmh/target/kafka-tools.classpath (Maven, offline when the local repository has them).
+# into jmh/target/kafka-tools.classpath (Maven, offline when the local repository has them; see
+# lib.sh).
 #
 # Records/s and batches are counted from DumpLogSegments' own output (lines "| offset:" and
 # "baseOffset:") of the first round; with --no-kafka, from the first segscope jsonl output.
@@ -39,11 +43,15 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 
 rounds=3
 formats="jsonl,text,kafka"
 outdir=""
 jvm_opts=""
+kafka_jvm_opts="-"
+segscope_jvm_opts="-"
 with_kafka=1
 build=0
 seg=""
@@ -57,6 +65,8 @@ while [ $# -gt 0 ]; do
     --formats) formats="$2"; shift 2 ;;
     --out) outdir="$2"; shift 2 ;;
     --jvm-opts) jvm_opts="$2"; shift 2 ;;
+    --kafka-jvm-opts) kafka_jvm_opts="$2"; shift 2 ;;
+    --segscope-jvm-opts) segscope_jvm_opts="$2"; shift 2 ;;
     --no-kafka) with_kafka=0; shift ;;
     --build) build=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -69,6 +79,8 @@ done
 seg="$(cd "$(dirname "$seg")" && pwd)/$(basename "$seg")"
 [ ${#jars[@]} -gt 0 ] || jars=("$root/inspector/target/segscope.jar")
 [ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian: apt-get install time)"
+[ "$kafka_jvm_opts" != "-" ] || kafka_jvm_opts="$jvm_opts"
+[ "$segscope_jvm_opts" != "-" ] || segscope_jvm_opts="$jvm_opts"
 
 if [ "$build" = 1 ]; then
   echo "dump-throughput: building inspector/target/segscope.jar ..." >&2
@@ -77,14 +89,7 @@ fi
 for j in "${jars[@]}"; do [ -f "$j" ] || die "no such jar: $j (build it, or pass --build)"; done
 
 if [ "$with_kafka" = 1 ]; then
-  cpfile="$root/jmh/target/kafka-tools.classpath"
-  if [ ! -s "$cpfile" ]; then
-    mkdir -p "$(dirname "$cpfile")"
-    echo "dump-throughput: resolving Kafka's classpath into $cpfile ..." >&2
-    (cd "$root" && { mvn -B -q -o -f jmh/e2e/pom.xml dependency:build-classpath -Dmdep.outputFile="$cpfile" \
-        || mvn -B -q -f jmh/e2e/pom.xml dependency:build-classpath -Dmdep.outputFile="$cpfile"; }) >&2
-  fi
-  kafka_cp="$(cat "$cpfile")"
+  kafka_cp="$(kafka_classpath "$root")"
 fi
 
 [ -n "$outdir" ] || outdir="$(dirname "$(dirname "$seg")")/dump-throughput"
@@ -107,21 +112,16 @@ measure() {
   local round="$1" label="$2" fmt="$3" jar="$4"
   local tag; tag="$(echo "$label-$fmt" | tr -c 'A-Za-z0-9._\n-' '_')"
   local out="$outdir/$tag.out" tv="$outdir/$tag.time"
-  local status=0
+  local wall cpu rss status
   if [ -z "$jar" ]; then
     # shellcheck disable=SC2086
-    /usr/bin/time -v -o "$tv" java $jvm_opts -cp "$kafka_cp" org.apache.kafka.tools.DumpLogSegments \
-      --deep-iteration --offsets-decoder --files "$seg" > "$out" 2> "$outdir/$tag.err" || status=$?
+    read -r wall cpu rss status < <(timed "$tv" "$out" "$outdir/$tag.err" java $kafka_jvm_opts -cp "$kafka_cp" \
+      org.apache.kafka.tools.DumpLogSegments --deep-iteration --offsets-decoder --files "$seg")
   else
     # shellcheck disable=SC2086
-    /usr/bin/time -v -o "$tv" java $jvm_opts -jar "$jar" dump --format "$fmt" "$seg" \
-      > "$out" 2> "$outdir/$tag.err" || status=$?
+    read -r wall cpu rss status < <(timed "$tv" "$out" "$outdir/$tag.err" java $segscope_jvm_opts -jar "$jar" \
+      dump --format "$fmt" "$seg")
   fi
-  local wall rss
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0;
-           for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$tv")
-  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$tv")
-  cpu=$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' "$tv")
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$label" "$fmt" "$wall" "$rss" "$status" \
     "$(stat -c %s "$out")" "$cpu" >> "$raw"
   echo "dump-throughput: round $round $label $fmt: ${wall}s wall, ${cpu}s CPU, max RSS ${rss} KB, exit $status" >&2
@@ -153,8 +153,14 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-max_heap=$(java $jvm_opts -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$2 == "MaxHeapSize" { printf "%.0f MiB", $4 / 1048576 }')
-gc=$(java $jvm_opts -XX:+PrintFlagsFinal -version 2>/dev/null | awk '$4 == "true" && $2 ~ /^Use(G1|Serial|Parallel|Z|Shenandoah)GC$/ { print $2 }')
+# the collector and maximum heap a JVM started with OPTS gets
+jvm_facts() {
+  # shellcheck disable=SC2086
+  java $1 -XX:+PrintFlagsFinal -version 2>/dev/null | awk '
+    $4 == "true" && $2 ~ /^Use(G1|Serial|Parallel|Z|Shenandoah)GC$/ { gc = $2 }
+    $2 == "MaxHeapSize" { heap = sprintf("%.0f MiB", $4 / 1048576) }
+    END { printf "%s, MaxHeapSize %s", gc, heap }'
+}
 jv=$(java -version 2>&1 | head -1)
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -163,7 +169,11 @@ echo "### segscope dump vs Kafka DumpLogSegments, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 echo "- segment: \`$seg\`, $seg_bytes bytes ($(awk -v b="$seg_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MiB), ${records:-?} records in ${batches:-?} batches"
 echo "- machine: $(nproc) cores ($cpu), load average at the end $load; $jv"
-echo "- JVM options for both sides: \`${jvm_opts:-(none: the JVM defaults the segscope launcher uses)}\`; $gc, MaxHeapSize $max_heap"
+if [ "$kafka_jvm_opts" = "$segscope_jvm_opts" ]; then
+  echo "- JVM options for both sides: \`${kafka_jvm_opts:-(none: the JVM defaults)}\`; $(jvm_facts "$kafka_jvm_opts")"
+else
+  echo "- JVM options: Kafka \`${kafka_jvm_opts:-(none)}\` ($(jvm_facts "$kafka_jvm_opts")); segscope \`${segscope_jvm_opts:-(none)}\` ($(jvm_facts "$segscope_jvm_opts"))"
+fi
 echo "- $rounds rounds, tool order reversed every other round; medians, with min-max wall time; each output written to a file in \`$outdir\`"
 echo "- Kafka: \`java -cp <kafka-tools 4.4.0> org.apache.kafka.tools.DumpLogSegments --deep-iteration --offsets-decoder --files SEG > file\`; segscope: \`java -jar JAR dump --format F SEG > file\`"
 echo

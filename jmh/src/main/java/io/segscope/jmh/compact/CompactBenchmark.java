@@ -58,6 +58,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <pre>
  * java -jar jmh/target/benchmarks.jar CompactBenchmark -prof gc
  * java -jar jmh/target/benchmarks.jar CompactBenchmark -p codec=zstd -p bufferMib=4
+ * java -jar jmh/target/benchmarks.jar CompactBenchmark -p sizeMib=2 -p codec=none -bm ss -wi 0 -i 1 -f 0   # smoke
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -77,6 +78,10 @@ public class CompactBenchmark {
     @Param({"/work/perfdata"})
     public String data;
 
+    /** The partition's size in MiB ({@link CompactPartitions#partition(Path, String, int)}): 300; 2 for a smoke run. */
+    @Param({"300"})
+    public int sizeMib;
+
     private Path partition;
     private CompactSettings settings;
     private Path work;
@@ -86,7 +91,7 @@ public class CompactBenchmark {
 
     @Setup(Level.Trial)
     public void setup(BenchmarkParams params) throws IOException {
-        partition = CompactPartitions.partition(Path.of(data), codec);
+        partition = CompactPartitions.partition(Path.of(data), codec, sizeMib);
         settings = CompactPartitions.settings(bufferMib);
         work = Files.createDirectories(Path.of(data).resolve("compact-bench"));
         kafkaSide = params.getBenchmark().endsWith(".kafka");

@@ -4,6 +4,7 @@ import io.segscope.format.compact.KafkaCleanerOracle;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.replay.OffsetsReplay;
 import io.segscope.jmh.e2e.OffsetsSegmentGenerator;
+import io.segscope.jmh.e2e.OffsetsSegments;
 import io.segscope.jmh.replay.ReplayPartitions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,19 +40,23 @@ public final class CompactPartitions {
     private CompactPartitions() {
     }
 
-    /** The generator's arguments for the partition compressed with {@code codec} under {@code data}. */
-    public static String[] generatorArgs(Path data, String codec) {
-        List<String> args = new ArrayList<>(Arrays.asList(ReplayPartitions.generatorArgs(data, 300)));
-        args.set(args.indexOf("--out") + 1, data.resolve(name(codec)).toString());
+    /**
+     * The generator's arguments for the partition of {@code sizeMib} MiB compressed with {@code codec}
+     * under {@code data}; a compressed one stops after {@code batches} batches (those of the
+     * uncompressed one) in segments of a tenth of the size.
+     */
+    static String[] generatorArgs(Path data, String codec, int sizeMib, long batches) {
+        List<String> args = new ArrayList<>(Arrays.asList(ReplayPartitions.generatorArgs(data, sizeMib)));
+        args.set(args.indexOf("--out") + 1, data.resolve(name(codec, sizeMib)).toString());
         if (!codec.equals("none")) {
-            args.set(args.indexOf("--segment-mib") + 1, "30");
-            args.addAll(List.of("--compression", codec, "--max-batches", Integer.toString(BATCHES_300)));
+            args.set(args.indexOf("--segment-mib") + 1, Integer.toString(Math.max(1, sizeMib / 10)));
+            args.addAll(List.of("--compression", codec, "--max-batches", Long.toString(batches)));
         }
         return args.toArray(String[]::new);
     }
 
-    private static String name(String codec) {
-        return codec.equals("none") ? "compact300" : "compact300" + codec;
+    private static String name(String codec, int sizeMib) {
+        return codec.equals("none") ? "compact" + sizeMib : "compact" + sizeMib + codec;
     }
 
     /**
@@ -59,16 +64,36 @@ public final class CompactPartitions {
      * opened once by Kafka's {@code UnifiedLog} on first use (a {@code .recovered} file beside it marks that done).
      */
     public static Path partition(Path data, String codec) throws IOException {
-        Path dir = data.resolve(name(codec)).resolve("__consumer_offsets-0");
+        return partition(data, codec, 300);
+    }
+
+    /**
+     * The same for a partition of {@code sizeMib} MiB ({@code DATA/compactN}, {@code DATA/compactNzstd}:
+     * 2 for a smoke run); a compressed one holds the records of the uncompressed one, which is
+     * generated first when missing to count its batches.
+     */
+    public static Path partition(Path data, String codec, int sizeMib) throws IOException {
+        Path dir = data.resolve(name(codec, sizeMib)).resolve("__consumer_offsets-0");
         Path done = dir.resolveSibling(".recovered");
         if (!Files.exists(done)) {
             if (!Files.isDirectory(dir) || OffsetsReplay.logFiles(dir).isEmpty()) {
-                OffsetsSegmentGenerator.main(generatorArgs(data, codec));
+                long batches = codec.equals("none") ? -1
+                        : sizeMib == 300 ? BATCHES_300 : batches(partition(data, "none", sizeMib));
+                OffsetsSegmentGenerator.main(generatorArgs(data, codec, sizeMib, batches));
             }
             KafkaCleanerOracle.recover(dir, settings(128));
             Files.createFile(done);
         }
         return dir;
+    }
+
+    /** The batches of the partition's segments. */
+    private static long batches(Path dir) throws IOException {
+        long n = 0;
+        for (Path log : segmentLogs(dir)) {
+            n += OffsetsSegments.batches(log);
+        }
+        return n;
     }
 
     /**

@@ -1,7 +1,9 @@
 /**
- * End-to-end throughput inputs: a generator of large, realistic {@code __consumer_offsets}
- * segments written with Kafka 4.4.0's own group coordinator classes, for
- * {@code jmh/e2e/dump-throughput.sh}, which times whole {@code segscope dump} runs against Kafka's
- * {@code DumpLogSegments} on the same file.
+ * Inputs: a generator of large, realistic {@code __consumer_offsets} segments written with Kafka
+ * 4.4.0's own group coordinator classes ({@link io.segscope.jmh.e2e.OffsetsSegmentGenerator}), and
+ * the one-segment input generated from it on first use ({@link io.segscope.jmh.e2e.OffsetsSegments})
+ * for the scan and decode benchmarks and for {@code perf/compare}, which times whole
+ * {@code segscope dump} and {@code verify} runs against Kafka's {@code DumpLogSegments} on the same
+ * files. Also the broker acceptance run of compaction output ({@code CompactAcceptance}).
  */
 package io.segscope.jmh.e2e;

@@ -35,11 +35,24 @@ public final class ReplayPartitions {
         return dir;
     }
 
-    static List<Path> paths(List<LogFile> files) {
+    /** The paths of {@code files}, in their order. */
+    public static List<Path> paths(List<LogFile> files) {
         List<Path> out = new ArrayList<>();
         for (LogFile f : files) {
             out.add(Path.of(f.path()));
         }
         return out;
+    }
+
+    /**
+     * {@code ReplayPartitions DATA SIZE_MIB}: prints the partition dir, generating it first when it
+     * has no .log file.
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            System.err.println("usage: ReplayPartitions DATA SIZE_MIB");
+            System.exit(2);
+        }
+        System.out.println(partition(Path.of(args[0]), Integer.parseInt(args[1])));
     }
 }

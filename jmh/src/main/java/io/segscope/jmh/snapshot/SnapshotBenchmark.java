@@ -1,9 +1,11 @@
-package io.segscope.jmh.replay;
+package io.segscope.jmh.snapshot;
 
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.replay.AsOf;
 import io.segscope.format.replay.OffsetsReplay;
 import io.segscope.format.replay.ReplayResult;
+import io.segscope.jmh.replay.KafkaOffsetsLoad;
+import io.segscope.jmh.replay.ReplayPartitions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +25,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Replaying a whole {@code __consumer_offsets} partition to its committed offsets, on the same
+ * The snapshot question: replaying a whole {@code __consumer_offsets} partition to its committed
+ * offsets (what {@code segscope offsets}, {@code groups} and {@code expired} start from), on the same
  * bytes in the same run: segscope's {@code OffsetsReplay.replay(files, AsOf.END)} (on the threads it
  * picks, and on one thread) against Kafka
  * 4.4.0's own load ({@link KafkaOffsetsLoad}: FileRecords, GroupCoordinatorRecordSerde,
@@ -35,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * generated on first use.
  *
  * <pre>
- * java -jar jmh/target/benchmarks.jar OffsetsReplayBenchmark -prof gc
- * java -jar jmh/target/benchmarks.jar OffsetsReplayBenchmark -p sizeMib=300 -f 1 -wi 2 -i 3 -prof gc
+ * java -jar jmh/target/benchmarks.jar SnapshotBenchmark -prof gc
+ * java -jar jmh/target/benchmarks.jar SnapshotBenchmark -p sizeMib=300 -f 1 -wi 2 -i 3 -prof gc
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -45,7 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 5)
 @Measurement(iterations = 5, time = 5)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
-public class OffsetsReplayBenchmark {
+public class SnapshotBenchmark {
     @Param({"30"})
     public int sizeMib;
 
