@@ -39,11 +39,11 @@ import java.util.function.Supplier;
  */
 public final class ParallelDump {
     /** Input bytes per chunk. */
-    static final int CHUNK_BYTES = 1 << 20;
+    static final int CHUNK_BYTES = 128 << 10;
     /** {@link #CHUNK_BYTES}, smaller in tests (many chunks from small files). */
     static int chunkBytes = CHUNK_BYTES;
     /** Chunks a worker may have formatted ahead of the writer. */
-    static final int AHEAD = 2;
+    static final int AHEAD = 4;
 
     private ParallelDump() {
     }
@@ -268,7 +268,7 @@ public final class ParallelDump {
             if (owns()) {
                 JsonOut buf = free.poll();
                 if (buf == null) {
-                    buf = new JsonOut(chunkBytes * 2);
+                    buf = new JsonOut(chunkBytes * 4);
                 }
                 buf.reset();
                 pieces.swapBuffer(buf);
