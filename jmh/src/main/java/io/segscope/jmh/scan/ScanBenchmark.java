@@ -2,6 +2,7 @@ package io.segscope.jmh.scan;
 
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.io.MappedSource;
+import io.segscope.format.json.JsonOut;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.BatchReader;
 import io.segscope.format.record.ReaderOptions;
@@ -47,6 +48,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   bytes of each batch).</li>
  *   <li>{@code limitMemcpy}: the machine's limit for touching the bytes at all: every byte of the
  *   same mapping copied into one preallocated heap buffer.</li>
+ *   <li>{@code limitJsonWriter}: the dump's JSON writer alone, one jsonl-sized line per record of
+ *   the segment (its size is printed at setup): the most {@code dump --format jsonl} could write
+ *   per second on one core.</li>
  * </ul>
  *
  * Compare the four in the same run: {@code limitCrc32c / segscope} (times) is the share of raw
@@ -99,7 +103,20 @@ public class ScanBenchmark {
         if (ours != theirs) {
             throw new IllegalStateException("valid batches: segscope " + ours + ", Kafka " + theirs);
         }
-        System.out.printf(Locale.ROOT, "%n%s: %,d bytes, %,d batches, all valid (segscope = Kafka)%n", log, size, ours);
+        java.util.List<long[]> records = new java.util.ArrayList<>();
+        try (BatchReader reader = new BatchReader(mapped, ReaderOptions.defaults())) {
+            while (reader.next()) {
+                io.segscope.format.record.RecordIterator it = reader.batch().records();
+                while (it.next()) {
+                    records.add(new long[]{it.record().offset(), it.record().timestamp()});
+                }
+            }
+        }
+        recordOffsets = records.stream().mapToLong(r -> r[0]).toArray();
+        recordTimes = records.stream().mapToLong(r -> r[1]).toArray();
+        jsonBytes = limitJsonWriter();
+        System.out.printf(Locale.ROOT, "%n%s: %,d bytes, %,d batches, all valid (segscope = Kafka); limitJsonWriter writes"
+                + " %,d bytes for its %,d records%n", log, size, ours, jsonBytes, recordOffsets.length);
     }
 
     @TearDown(Level.Trial)
@@ -145,6 +162,88 @@ public class ScanBenchmark {
         crc32c.update(whole.position(0));
         return crc32c.getValue();
     }
+
+    /**
+     * The dump's JSON writer alone ({@code JsonOut}, what {@code dump --format jsonl} writes with):
+     * one line per record of the segment with the fields and sizes of a jsonl record line (batch
+     * fields, offset, time, an offset commit's key and value), its values taken from arrays read
+     * in the setup, into a buffer emptied every 4 MiB; nothing read, decoded or written to a file.
+     * {@link #jsonBytes} bytes per operation.
+     */
+    @Benchmark
+    public long limitJsonWriter() {
+        JsonOut o = json;
+        o.reset();
+        long total = 0;
+        for (int i = 0; i < recordOffsets.length; i++) {
+            long offset = recordOffsets[i];
+            long time = recordTimes[i];
+            o.writeStartObject();
+            o.writeStringField(LINE, "record");
+            o.writeStringField(FILE, "/data/kafka/__consumer_offsets-0/00000000000000000000.log");
+            o.writeStringField(TOPIC, "__consumer_offsets");
+            o.writeNumberField(PARTITION, 0);
+            for (JsonOut.Name n : BATCH_NUMBERS) {
+                o.writeNumberField(n, offset);
+            }
+            o.writeStringField(COMPRESSION, "none");
+            o.writeBooleanField(TRANSACTIONAL, false);
+            o.writeNumberField(OFFSET, offset);
+            o.writeNumberField(TIMESTAMP, time);
+            o.writeStringField(TIME, "2026-11-30T00:00:00.016Z");
+            o.writeArrayFieldStart(HEADERS).writeEndArray();
+            o.writeStringField(OWNER, "connect.pricing-81");
+            o.writeStringField(KEY_TOPIC, "audit.raw.v2");
+            o.writeNumberField(PARTITION, (int) (offset & 63));
+            o.writeObjectFieldStart(KEY).writeNumberField(TYPE, 1).writeStringField(NAME, "OffsetCommit");
+            o.writeObjectFieldStart(DATA).writeStringField(GROUP, "connect.pricing-81").writeStringField(TOPIC, "audit.raw.v2")
+                    .writeNumberField(PARTITION, (int) (offset & 63)).writeEndObject().writeEndObject();
+            o.writeObjectFieldStart(VALUE).writeNumberField(VERSION, 4).writeObjectFieldStart(DATA)
+                    .writeNumberField(OFFSET, offset * 7).writeNumberField(LEADER_EPOCH, 15).writeStringField(METADATA, "")
+                    .writeNumberField(COMMIT_TIMESTAMP, time).writeStringField(TOPIC_ID, "VeGRTrcJAypQ_iYrK-KIYg")
+                    .writeEndObject().writeEndObject();
+            o.writeEndObject();
+            o.raw('\n');
+            if (o.size() >= 4 << 20) {
+                total += o.size();
+                o.reset();
+            }
+        }
+        return total + o.size();
+    }
+
+    private static final JsonOut.Name LINE = JsonOut.name("line");
+    private static final JsonOut.Name FILE = JsonOut.name("file");
+    private static final JsonOut.Name TOPIC = JsonOut.name("topic");
+    private static final JsonOut.Name PARTITION = JsonOut.name("partition");
+    private static final JsonOut.Name[] BATCH_NUMBERS = java.util.stream.Stream.of("position", "baseOffset", "lastOffset",
+            "magic", "producerId", "producerEpoch", "partitionLeaderEpoch", "crc", "size", "count", "baseSequence",
+            "lastSequence", "maxTimestamp", "sequence").map(JsonOut::name).toArray(JsonOut.Name[]::new);
+    private static final JsonOut.Name COMPRESSION = JsonOut.name("compression");
+    private static final JsonOut.Name TRANSACTIONAL = JsonOut.name("isTransactional");
+    private static final JsonOut.Name OFFSET = JsonOut.name("offset");
+    private static final JsonOut.Name TIMESTAMP = JsonOut.name("timestamp");
+    private static final JsonOut.Name TIME = JsonOut.name("time");
+    private static final JsonOut.Name HEADERS = JsonOut.name("headers");
+    private static final JsonOut.Name OWNER = JsonOut.name("owner");
+    private static final JsonOut.Name KEY_TOPIC = JsonOut.name("keyTopic");
+    private static final JsonOut.Name KEY = JsonOut.name("key");
+    private static final JsonOut.Name TYPE = JsonOut.name("type");
+    private static final JsonOut.Name NAME = JsonOut.name("name");
+    private static final JsonOut.Name DATA = JsonOut.name("data");
+    private static final JsonOut.Name GROUP = JsonOut.name("group");
+    private static final JsonOut.Name VALUE = JsonOut.name("value");
+    private static final JsonOut.Name VERSION = JsonOut.name("version");
+    private static final JsonOut.Name LEADER_EPOCH = JsonOut.name("leaderEpoch");
+    private static final JsonOut.Name METADATA = JsonOut.name("metadata");
+    private static final JsonOut.Name COMMIT_TIMESTAMP = JsonOut.name("commitTimestamp");
+    private static final JsonOut.Name TOPIC_ID = JsonOut.name("topicId");
+
+    private final JsonOut json = new JsonOut(8 << 20);
+    private long[] recordOffsets;
+    private long[] recordTimes;
+    /** Bytes {@link #limitJsonWriter} writes per operation. */
+    public long jsonBytes;
 
     @Benchmark
     public ByteBuffer limitMemcpy() {
