@@ -247,6 +247,7 @@ public final class CoordinatorStream {
     private void struct(JsonOut o, StructSchema s, short version, boolean flexible) throws Bail {
         o.writeStartObject();
         List<Field> fields = s.fields();
+        JsonOut.Name[] names = this.names.computeIfAbsent(s, CoordinatorStream::namesOf);
         int lastBody = -1;
         for (int i = 0; i < fields.size(); i++) {
             Field f = fields.get(i);
@@ -256,7 +257,7 @@ public final class CoordinatorStream {
             if (f.hasValueNames()) {
                 throw BAIL;
             }
-            o.writeFieldName(StructJson.name(f));
+            o.writeFieldName(names[i]);
             field(o, f, version, flexible);
             lastBody = i;
         }
@@ -360,6 +361,16 @@ public final class CoordinatorStream {
     }
 
     private int[] tagAt = new int[16];
+    /** Each struct schema's field names, encoded: looked up once per struct, not per field (this thread's). */
+    private final java.util.IdentityHashMap<StructSchema, JsonOut.Name[]> names = new java.util.IdentityHashMap<>();
+
+    private static JsonOut.Name[] namesOf(StructSchema s) {
+        JsonOut.Name[] n = new JsonOut.Name[s.fields().size()];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = StructJson.name(s.fields().get(i));
+        }
+        return n;
+    }
 
     private void field(JsonOut o, Field f, short version, boolean flexible) throws Bail {
         boolean nullable = f.nullableVersions().contains(version);

@@ -26,11 +26,16 @@ public final class JsonOut {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
     /** 0: written as is; 'u': backslash-u-00XX; other: the letter after the backslash. ASCII only. */
     private static final byte[] ESCAPES = new byte[128];
+    private static final byte[] DIGIT_PAIRS = new byte[200];
     private static final byte[] MIN_LONG = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
     private static final byte[] BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
             .getBytes(StandardCharsets.US_ASCII);
 
     static {
+        for (int i = 0; i < 100; i++) {
+            DIGIT_PAIRS[2 * i] = (byte) ('0' + i / 10);
+            DIGIT_PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
         for (int i = 0; i < 0x20; i++) {
             ESCAPES[i] = 'u';
         }
@@ -148,19 +153,40 @@ public final class JsonOut {
             return this;
         }
         ensure(20);
+        byte[] b = buf;
+        int p = len;
         if (v < 0) {
-            buf[len++] = '-';
+            b[p++] = '-';
             v = -v;
         }
-        int digits = digits(v);
-        int end = len + digits;
-        int p = end;
-        while (v >= 10) {
-            long q = v / 10;
-            buf[--p] = (byte) ('0' + (v - q * 10));
-            v = q;
+        if (v < 10) {
+            b[p++] = (byte) ('0' + v);
+            len = p;
+            return this;
         }
-        buf[--p] = (byte) ('0' + v);
+        int end = p + digits(v);
+        int q = end;
+        while (v >= Integer.MAX_VALUE) {
+            long d = v / 100;
+            int r = (int) (v - d * 100);
+            b[--q] = DIGIT_PAIRS[2 * r + 1];
+            b[--q] = DIGIT_PAIRS[2 * r];
+            v = d;
+        }
+        int i = (int) v;
+        while (i >= 100) {
+            int d = i / 100;
+            int r = i - d * 100;
+            b[--q] = DIGIT_PAIRS[2 * r + 1];
+            b[--q] = DIGIT_PAIRS[2 * r];
+            i = d;
+        }
+        if (i >= 10) {
+            b[--q] = DIGIT_PAIRS[2 * i + 1];
+            b[--q] = DIGIT_PAIRS[2 * i];
+        } else {
+            b[--q] = (byte) ('0' + i);
+        }
         len = end;
         return this;
     }
@@ -198,8 +224,11 @@ public final class JsonOut {
     }
 
     private static int digits(long v) {
-        long p = 10;
-        for (int d = 1; d < 19; d++) {
+        if (v < 100_000L) {
+            return v < 100 ? (v < 10 ? 1 : 2) : v < 1000 ? 3 : v < 10_000 ? 4 : 5;
+        }
+        long p = 1_000_000L;
+        for (int d = 6; d < 19; d++) {
             if (v < p) {
                 return d;
             }

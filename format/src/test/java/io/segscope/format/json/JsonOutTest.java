@@ -76,6 +76,20 @@ class JsonOutTest {
     }
 
     @Test
+    void numbersAtEveryDigitCount() {
+        java.util.List<Long> values = new java.util.ArrayList<>(java.util.List.of(0L, Long.MAX_VALUE, Long.MIN_VALUE,
+                (long) Integer.MAX_VALUE, (long) Integer.MAX_VALUE + 1, (long) Integer.MIN_VALUE));
+        for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10; p *= 10) {
+            values.addAll(java.util.List.of(p - 1, p, p + 1, 10 * p - 1, -p, -(p - 1), -(10 * p - 1)));
+        }
+        for (long v : values) {
+            JsonOut o = new JsonOut(4);
+            o.raw(v);
+            assertThat(o.toString()).isEqualTo(Long.toString(v));
+        }
+    }
+
+    @Test
     void escapedAsciiIsEscapedForEveryByte() {
         byte[] all = new byte[128];
         for (int i = 0; i < 128; i++) {
