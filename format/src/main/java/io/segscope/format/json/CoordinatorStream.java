@@ -466,24 +466,19 @@ public final class CoordinatorStream {
         o.raw('"');
     }
 
-    /** Kafka's uuid text: the 16 bytes (big-endian) in URL-safe base64 without padding. */
+    /** Kafka's uuid text: the 16 bytes (big-endian) in URL-safe base64 without padding (22 characters). */
     private static void base64Url(JsonOut o, long msb, long lsb) {
-        // 16 bytes = 5 groups of 3 + 1 byte (2 characters)
-        long[] halves = {msb, lsb};
-        int bits = 0;
-        int acc = 0;
-        for (int i = 0; i < 16; i++) {
-            int b = (int) (halves[i >> 3] >>> (56 - 8 * (i & 7))) & 0xFF;
-            acc = (acc << 8) | b;
-            bits += 8;
-            while (bits >= 6) {
-                bits -= 6;
-                o.raw((char) BASE64_URL[(acc >>> bits) & 0x3F]);
-            }
+        // 128 bits = 21 groups of 6 and 2 bits left over: 64 of msb, then lsb
+        for (int shift = 58; shift >= 4; shift -= 6) {
+            o.raw((char) BASE64_URL[(int) (msb >>> shift) & 0x3F]);
         }
-        if (bits > 0) {
-            o.raw((char) BASE64_URL[(acc << (6 - bits)) & 0x3F]);
+        // bits 3..0 of msb and 63..62 of lsb
+        o.raw((char) BASE64_URL[(int) ((msb & 0xF) << 2 | lsb >>> 62)]);
+        for (int shift = 56; shift >= 2; shift -= 6) {
+            o.raw((char) BASE64_URL[(int) (lsb >>> shift) & 0x3F]);
         }
+        // bits 1..0 of lsb, padded with four zero bits
+        o.raw((char) BASE64_URL[(int) (lsb & 0x3) << 4]);
     }
 
     /** The string's characters, escaped: ASCII straight from the buffer, anything else decoded as the reader does. */

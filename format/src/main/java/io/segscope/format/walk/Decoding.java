@@ -75,6 +75,14 @@ public record Decoding(CoordinatorRecordDecoder coordinator, boolean metadata, b
 
     /** What one record says. Unknown and malformed content is a value, never an exception. */
     public RecordContent decode(Batch b, LogRecord r) {
+        return decode(b, r, null);
+    }
+
+    /**
+     * {@link #decode(Batch, LogRecord)}, a coordinator record's content in {@code reuse} when
+     * given (valid while the record is: a walk's one content object for all its records).
+     */
+    public RecordContent decode(Batch b, LogRecord r, RecordContent.Coordinator reuse) {
         if (b.isControl()) {
             try {
                 short typeId = ControlRecord.typeId(b, r);
@@ -94,6 +102,10 @@ public record Decoding(CoordinatorRecordDecoder coordinator, boolean metadata, b
         }
         if (coordinator == null) {
             return RecordContent.Plain.INSTANCE;
+        }
+        if (reuse != null) {
+            return reuse.reset(coordinator, r.hasKey() ? r.buffer() : null, r.keyOffset(), r.keyLength(),
+                    r.hasValue() ? r.buffer() : null, r.valueOffset(), r.valueLength());
         }
         return RecordContent.Coordinator.of(coordinator, r.hasKey() ? r.buffer() : null, r.keyOffset(), r.keyLength(),
                 r.hasValue() ? r.buffer() : null, r.valueOffset(), r.valueLength());

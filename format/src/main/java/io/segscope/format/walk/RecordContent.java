@@ -20,17 +20,18 @@ public sealed interface RecordContent {
      * A record of a coordinator topic. Made by a walk, it decodes the record when {@link #result()}
      * is first asked for, which must be while the record is the walk's current one (the sink's
      * call): a writer that prints the record straight from its bytes ({@link #keyBuffer()} and the
-     * rest) never decodes it.
+     * rest) never decodes it. A walk reuses one instance for all its records, as it reuses the
+     * record itself: keep the result, not the content.
      */
     final class Coordinator implements RecordContent {
         private CoordinatorResult result;
-        private final io.segscope.format.coordinator.CoordinatorRecordDecoder decoder;
-        private final java.nio.ByteBuffer keyBuffer;
-        private final int keyOffset;
-        private final int keyLength;
-        private final java.nio.ByteBuffer valueBuffer;
-        private final int valueOffset;
-        private final int valueLength;
+        private io.segscope.format.coordinator.CoordinatorRecordDecoder decoder;
+        private java.nio.ByteBuffer keyBuffer;
+        private int keyOffset;
+        private int keyLength;
+        private java.nio.ByteBuffer valueBuffer;
+        private int valueOffset;
+        private int valueLength;
 
         /** A record already decoded. */
         public Coordinator(CoordinatorResult result) {
@@ -55,6 +56,21 @@ public sealed interface RecordContent {
                                      java.nio.ByteBuffer keyBuffer, int keyOffset, int keyLength,
                                      java.nio.ByteBuffer valueBuffer, int valueOffset, int valueLength) {
             return new Coordinator(null, decoder, keyBuffer, keyOffset, keyLength, valueBuffer, valueOffset, valueLength);
+        }
+
+        /** Points this content at the next record of a walk ({@link Decoding#decode}). */
+        Coordinator reset(io.segscope.format.coordinator.CoordinatorRecordDecoder decoder,
+                          java.nio.ByteBuffer keyBuffer, int keyOffset, int keyLength,
+                          java.nio.ByteBuffer valueBuffer, int valueOffset, int valueLength) {
+            this.result = null;
+            this.decoder = decoder;
+            this.keyBuffer = keyBuffer;
+            this.keyOffset = keyOffset;
+            this.keyLength = keyLength;
+            this.valueBuffer = valueBuffer;
+            this.valueOffset = valueOffset;
+            this.valueLength = valueLength;
+            return this;
         }
 
         public CoordinatorResult result() {

@@ -35,6 +35,11 @@ public interface RecordSink {
     default void endBatch(LogFile file, Batch batch, long recordsPassed) {
     }
 
+    /**
+     * One record and what it says. The record, the batch and a coordinator record's content are
+     * reused by the walk: they are valid during this call only (keep what they give, e.g.
+     * {@code content.result()}, not them).
+     */
     void record(LogFile file, Batch batch, LogRecord record, RecordContent content);
 
     /**

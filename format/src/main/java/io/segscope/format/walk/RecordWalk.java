@@ -184,6 +184,8 @@ public final class RecordWalk {
         private final TransactionOutcomes outcomes;
         private final RecordSink sink;
         private final boolean lazyBatches;
+        /** The content of this file's coordinator records, one object for all of them (valid during the sink's call). */
+        private final RecordContent.Coordinator reusable = RecordContent.Coordinator.of(null, null, 0, -1, null, 0, -1);
         boolean clean = true;
         String error;
 
@@ -218,7 +220,7 @@ public final class RecordWalk {
                 RecordIterator it = b.records();
                 while (it.next()) {
                     LogRecord r = it.record();
-                    RecordContent content = decoding.decode(b, r);
+                    RecordContent content = decoding.decode(b, r, reusable);
                     if (!filter.accepts(r, content)) {
                         continue;
                     }

@@ -234,7 +234,7 @@ public final class DumpCommand implements Callable<Integer> {
                     // an archive's listing pass read the markers: its partitions are not read twice
                     walk.tellTransactions(inputs::transactionOutcomes);
                 }
-                clean = walk.walk(inputs.files(), new ProgressSink(writer, progress));
+                clean = walk.walk(ParallelDump.unmappedAfterUse(inputs.files(), 1), new ProgressSink(writer, progress));
                 passed = walk.recordsPassed();
                 unreadable = walk.unreadableFiles();
             }

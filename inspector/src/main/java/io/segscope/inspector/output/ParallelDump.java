@@ -102,12 +102,10 @@ public final class ParallelDump {
                               LongConsumer progress) {
         int n = threads;
         Map<String, LogFile> originals = new HashMap<>();
-        List<LogFile> shared = new ArrayList<>(files.size());
         for (LogFile f : files) {
             originals.put(f.path(), f);
-            shared.add(f.kind().holdsRecords() && f.file() instanceof PathEntry p
-                    ? new LogFile(new SharedMapping(p, n), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
         }
+        List<LogFile> shared = unmappedAfterUse(files, n);
         Map<String, TransactionOutcomes> known = new HashMap<>();
         Function<List<LogFile>, TransactionOutcomes> memo = outcomes == null ? null : logs -> {
             synchronized (known) {
@@ -182,6 +180,20 @@ public final class ParallelDump {
             unreadable = Math.max(unreadable, w.walk.unreadableFiles());
         }
         return new Result(clean, records, unreadable);
+    }
+
+    /**
+     * {@code files} with each record file on disk mapped once for {@code readers} readers and
+     * unmapped as soon as they are all done with it ({@link SharedMapping}): the resident set holds
+     * the segments being read, not every segment read so far.
+     */
+    public static List<LogFile> unmappedAfterUse(List<LogFile> files, int readers) {
+        List<LogFile> shared = new ArrayList<>(files.size());
+        for (LogFile f : files) {
+            shared.add(f.kind().holdsRecords() && f.file() instanceof PathEntry p
+                    ? new LogFile(new SharedMapping(p, readers), f.kind(), f.status(), f.partition(), f.baseOffset()) : f);
+        }
+        return shared;
     }
 
     private static void write(Chunk chunk, ByteDumpWriter writer) {
