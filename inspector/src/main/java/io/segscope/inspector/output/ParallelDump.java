@@ -116,7 +116,8 @@ public final class ParallelDump {
                         own.add(originals.getOrDefault(l.path(), l));
                     }
                     TransactionOutcomes t = outcomes.apply(own);
-                    return t != null ? t : TransactionOutcomes.scan(own, options);
+                    // each file mapped for the scan alone, and unmapped after it
+                    return t != null ? t : TransactionOutcomes.scan(unmappedAfterUse(own, 1), options);
                 });
             }
         };
