@@ -1,7 +1,6 @@
 package io.segscope.jmh.e2e;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -11,14 +10,17 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
@@ -40,11 +42,15 @@ import org.apache.kafka.coordinator.group.OffsetAndMetadata;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataValue.MemberMetadata;
+import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
+import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
 import org.apache.kafka.server.common.ApiMessageAndVersion;
 
 /**
- * Writes one large, realistic {@code __consumer_offsets-0} segment with Kafka 4.4.0's own classes,
- * for end-to-end dump throughput runs ({@code jmh/e2e/dump-throughput.sh}).
+ * Writes a large, realistic {@code __consumer_offsets-0} partition with Kafka 4.4.0's own classes,
+ * and the committed offsets a group coordinator loading it holds, for end-to-end runs
+ * ({@code jmh/e2e/dump-throughput.sh}, the replay and compaction benchmarks); jmh/GENERATOR.md is
+ * the manual.
  *
  * <p>The records are what a 4.4.0 group coordinator writes for classic consumer groups:
  * OffsetCommit records built by {@code GroupCoordinatorRecordHelpers.newOffsetCommitRecord}
@@ -57,26 +63,27 @@ import org.apache.kafka.server.common.ApiMessageAndVersion;
  * <p>The workload: a few thousand groups with skewed activity, each subscribed to one to six of
  * some hundreds of topics (1 to 128 partitions), split between one to eight members; commit
  * metadata of mixed lengths (mostly empty, some short, some JSON of tens to hundreds of bytes, a
- * little non-ASCII); a few percent tombstones. Everything comes from one {@link SplittableRandom}
+ * little non-ASCII); a few percent tombstones. Everything comes from {@link SplittableRandom}s
  * seeded by {@code --seed}: the same arguments give the same bytes.
- *
- * <pre>
- * java -cp jmh/target/benchmarks.jar io.segscope.jmh.e2e.OffsetsSegmentGenerator \
- *     --out /work/perfdata/none [--seed 42] [--size-mib 100] [--compression none|zstd|lz4|gzip|snappy]
- *     [--max-batches N] [--topics 600] [--groups 4000] [--max-group-topics 6] [--expire-percent P]
- *     [--segment-mib N] [--txn-percent P]
- * </pre>
  *
  * <p>{@code --segment-mib} rolls segments named by their base offset; {@code --txn-percent} makes
  * that share of commit requests TxnOffsetCommits (transactional batches, one producer per group)
- * and closes the open transactions later with COMMIT or ABORT control batches. Without these
- * options the output is the same as before they existed.
+ * and closes the open transactions later with COMMIT or ABORT control batches. The options of the
+ * realistic partition ({@link GeneratorOptions}) draw from a second random stream, so that without
+ * them the output is the same as before they existed: {@code --max-segments},
+ * {@code --commit-records} (commit request sizes), {@code --v3-percent} (a 3.x coordinator wrote
+ * the start of the log: OffsetCommitValue v3, as {@code newOffsetCommitRecord} of 3.x wrote it),
+ * {@code --topic-id-percent} (v4 values of clients that do not name the topic id: the zero UUID,
+ * which the tagged field leaves out), {@code --metadata-max-chars} (metadata spread up to a bound)
+ * and {@code --indexes} ({@link BrokerRestart}); {@code --preset realistic} sets them all.
  *
- * <p>Writes {@code OUT/__consumer_offsets-0/00000000000000000000.log} (no index files) and prints
- * the segment's facts; it stops before the batch that would take the file past {@code --size-mib},
- * or after {@code --max-batches} batches. The workload does not depend on the compression, so
- * {@code --compression zstd --max-batches B}, with B the batch count of an uncompressed run of the
- * same seed, writes the same records as that run, compressed.
+ * <p>Writes {@code OUT/__consumer_offsets-0/*.log}, {@code OUT/expected-offsets.csv} (the
+ * generator's {@link ExpectedOffsets}: what {@code segscope offsets --format csv} prints for the
+ * partition) and {@code OUT/generator.facts} ({@link GeneratorFacts}, also printed); it stops before
+ * the batch that would take the partition past {@code --size-mib} or start segment
+ * {@code --max-segments} + 1, or after {@code --max-batches} batches. The workload does not depend
+ * on the compression, so {@code --compression zstd --max-batches B}, with B the batch count of an
+ * uncompressed run of the same options, writes the same records as that run, compressed.
  */
 public final class OffsetsSegmentGenerator {
     /** Partitions of {@code __consumer_offsets} (offsets.topic.num.partitions default). */
@@ -84,8 +91,24 @@ public final class OffsetsSegmentGenerator {
     /** 2026-11-30T00:00:00Z. */
     static final long T0 = 1_795_996_800_000L;
     static final int PARTITION_LEADER_EPOCH = 7;
+    /** The partition leader epoch after the upgrade of {@code --v3-percent}: the upgraded broker leads. */
+    static final int UPGRADED_LEADER_EPOCH = 8;
+    /** {@code offsets.topic.segment.bytes} default: the topic's segment.bytes for Kafka's recovery. */
+    static final int OFFSETS_SEGMENT_BYTES = 100 * 1024 * 1024;
+    static final String EXPECTED_CSV = "expected-offsets.csv";
+    static final String FACTS = "generator.facts";
 
+    /** What one run wrote. */
+    record Result(Path partitionDir, ExpectedOffsets expected, GeneratorFacts facts, String factsText) {
+    }
+
+    /** Which coordinator write {@link #nextWrite} made. */
+    private enum Write { COMMIT, REBALANCE, EXPIRATION, DELETION, MARKER }
+
+    private final GeneratorOptions options;
     private final SplittableRandom rnd;
+    /** The draws of the realistic partition's options: a stream of its own, so that {@link #rnd}'s stay the original ones. */
+    private final SplittableRandom aux;
     private final Compression compression;
     private final GroupCoordinatorRecordSerde serde = new GroupCoordinatorRecordSerde();
 
@@ -96,13 +119,20 @@ public final class OffsetsSegmentGenerator {
 
     private long now = T0;
     private long nextOffset;
+    /** Bytes written so far. */
+    private long written;
+    /**
+     * Bytes written so far, counting each batch uncompressed ({@code MemoryRecordsBuilder.uncompressedBytesWritten}):
+     * where the upgrade of {@code --v3-percent} happens does not depend on the compression.
+     */
+    private long uncompressedWritten;
+    /** The first uncompressed bytes, written by the 3.x coordinator before the upgrade ({@code --v3-percent}). */
+    private final long v3Bytes;
+    /** The uncompressed size of the batch {@link #encode} or {@link #encodeMarker} built last. */
+    private int encodedUncompressed;
 
-    /** Percent of commit requests that are TxnOffsetCommits (0: none, and no extra random draws). */
-    private double txnPercent;
     /** Upper bound of the expiration sweep's share of writes (a probability threshold; 0.035 by default). */
-    private double expireBelow = 0.035;
-    /** At most this many topics per group (6 by default). */
-    private int maxGroupTopics = 6;
+    private final double expireBelow;
     /** Producer ids with an open transaction on this partition, in the order they were opened. */
     private final List<Long> openTxns = new ArrayList<>();
     /** The marker to write next (set by nextWrite), or null. */
@@ -110,128 +140,89 @@ public final class OffsetsSegmentGenerator {
     private long pendingMarkerProducer;
     /** The producer of the batch nextWrite returned, or NO_PRODUCER_ID. */
     private long batchProducer = RecordBatch.NO_PRODUCER_ID;
+    private Write write;
     /** The next sequence number of each transactional producer. */
-    private final java.util.Map<Long, Integer> sequences = new java.util.HashMap<>();
+    private final Map<Long, Integer> sequences = new HashMap<>();
 
-    // Facts.
-    long batches;
-    long records;
-    long commits;
-    long tombstones;
-    long groupMetadata;
-    long metadataBytes;
-    int maxBatchRecords;
-    long txnBatches;
-    long commitMarkers;
-    long abortMarkers;
-    int segments;
+    final GeneratorFacts facts = new GeneratorFacts();
+    final ExpectedOffsets expected = new ExpectedOffsets();
 
-    OffsetsSegmentGenerator(long seed, Compression compression, int topicCount, int groupCount) {
-        this(seed, compression, topicCount, groupCount, 6);
-    }
-
-    OffsetsSegmentGenerator(long seed, Compression compression, int topicCount, int groupCount, int maxGroupTopics) {
-        this.maxGroupTopics = maxGroupTopics;
-        this.rnd = new SplittableRandom(seed);
-        this.compression = compression;
-        this.topics = new Topic[topicCount];
-        for (int i = 0; i < topicCount; i++) {
+    OffsetsSegmentGenerator(GeneratorOptions o) {
+        this.options = o;
+        this.rnd = new SplittableRandom(o.seed);
+        this.aux = new SplittableRandom(o.seed * 0x9E3779B97F4A7C15L + 0x5E65C09EL);
+        this.compression = Compression.of(o.codec).build();
+        this.expireBelow = o.expirePercent >= 0 ? 0.0068 + o.expirePercent / 100 : 0.035;
+        this.v3Bytes = (long) (o.sizeMib * 1024 * 1024 * o.v3Percent / 100);
+        this.topics = new Topic[o.topics];
+        for (int i = 0; i < o.topics; i++) {
             topics[i] = new Topic(topicName(i), new Uuid(rnd.nextLong(), rnd.nextLong()), partitionCount());
         }
-        this.groups = new Group[groupCount];
-        this.groupCdf = new double[groupCount];
+        this.groups = new Group[o.groups];
+        this.groupCdf = new double[o.groups];
         double total = 0;
-        for (int i = 0; i < groupCount; i++) {
+        for (int i = 0; i < o.groups; i++) {
             groups[i] = newGroup(i);
             // Zipf-like activity: a few busy groups, a long tail of quiet ones.
             total += 1.0 / Math.pow(i + 1, 0.8);
             groupCdf[i] = total;
         }
-        for (int i = 0; i < groupCount; i++) {
+        for (int i = 0; i < o.groups; i++) {
             groupCdf[i] /= total;
         }
     }
 
     public static void main(String[] args) throws IOException {
-        Path out = null;
-        long seed = 42;
-        long sizeMib = 100;
-        String codec = "none";
-        int topicCount = 600;
-        int groupCount = 4000;
-        long maxBatches = Long.MAX_VALUE;
-        long segmentMib = 0;
-        double txnPercent = 0;
-        double expirePercent = -1;
-        int maxGroupTopics = 6;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--out" -> out = Path.of(args[++i]);
-                case "--seed" -> seed = Long.parseLong(args[++i]);
-                case "--size-mib" -> sizeMib = Long.parseLong(args[++i]);
-                case "--compression" -> codec = args[++i].toLowerCase(Locale.ROOT);
-                case "--topics" -> topicCount = Integer.parseInt(args[++i]);
-                case "--groups" -> groupCount = Integer.parseInt(args[++i]);
-                case "--max-batches" -> maxBatches = Long.parseLong(args[++i]);
-                case "--segment-mib" -> segmentMib = Long.parseLong(args[++i]);
-                case "--txn-percent" -> txnPercent = Double.parseDouble(args[++i]);
-                case "--expire-percent" -> expirePercent = Double.parseDouble(args[++i]);
-                case "--max-group-topics" -> maxGroupTopics = Integer.parseInt(args[++i]);
-                default -> usage("unknown argument: " + a);
-            }
+        if (Arrays.asList(args).contains("--help")) {
+            System.out.println(GeneratorOptions.USAGE);
+            return;
         }
-        if (out == null) {
-            usage("--out is required");
+        GeneratorOptions o;
+        try {
+            o = GeneratorOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(GeneratorOptions.USAGE);
+            System.exit(2);
+            return;
         }
-        Compression compression = Compression.of(codec).build();
-        Path dir = out.resolve("__consumer_offsets-0");
-        Files.createDirectories(dir);
-        Path log = dir.resolve("00000000000000000000.log");
-        OffsetsSegmentGenerator g = new OffsetsSegmentGenerator(seed, compression, topicCount, groupCount, maxGroupTopics);
-        if (expirePercent >= 0) {
-            g.expireBelow = 0.0068 + expirePercent / 100;
-        }
-        g.txnPercent = txnPercent;
-        if (txnPercent > 0 && segmentMib <= 0) {
-            segmentMib = sizeMib; // markers are written by the segment writer
-        }
-        long bytes = segmentMib <= 0
-                ? g.write(log, sizeMib * 1024 * 1024, maxBatches)
-                : g.writeSegments(dir, sizeMib * 1024 * 1024, segmentMib * 1024 * 1024, maxBatches);
-        g.printFacts(System.out, segmentMib <= 0 ? log : dir, bytes, seed, codec);
-    }
-
-    private static void usage(String problem) {
-        System.err.println(problem);
-        System.err.println("usage: OffsetsSegmentGenerator --out DIR [--seed N] [--size-mib N]"
-                + " [--compression none|gzip|snappy|lz4|zstd] [--max-batches N] [--topics N] [--groups N]"
-                + " [--segment-mib N] [--txn-percent P] [--expire-percent P] [--max-group-topics N]");
-        System.exit(2);
+        System.out.print(generate(o).factsText());
     }
 
     /**
-     * Writes batches until the next one would take the file past {@code limit}, or {@code maxBatches}
-     * are written; returns the size.
+     * Writes the partition, expected-offsets.csv and generator.facts under {@code o.out}; the segment
+     * files of an earlier run in the partition directory are replaced.
      */
-    long write(Path log, long limit, long maxBatches) throws IOException {
-        long size = 0;
-        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (batches < maxBatches) {
-                List<CoordinatorRecord> batch = nextWrite();
-                ByteBuffer buf = encode(batch);
-                if (size + buf.remaining() > limit) {
-                    break;
+    static Result generate(GeneratorOptions o) throws IOException {
+        Path dir = o.out.resolve("__consumer_offsets-0");
+        Files.createDirectories(dir);
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                String n = f.getFileName().toString();
+                if (n.matches("\\d{20}\\.(log|index|timeindex|txnindex|snapshot)") || n.equals("leader-epoch-checkpoint")) {
+                    Files.delete(f);
                 }
-                size += buf.remaining();
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                account(batch);
             }
         }
-        return size;
+        long segmentMib = o.segmentMib;
+        if (o.txnPercent > 0 && segmentMib <= 0) {
+            segmentMib = o.sizeMib; // one segment, shown as a directory as before
+        }
+        OffsetsSegmentGenerator g = new OffsetsSegmentGenerator(o);
+        long bytes = g.write(dir, o.sizeMib * 1024 * 1024,
+                segmentMib <= 0 ? Long.MAX_VALUE : segmentMib * 1024 * 1024, o.maxBatches);
+        if (o.indexes) {
+            BrokerRestart.recoverAndShutDown(dir, g.now);
+        }
+        g.expected.writeCsv(o.out.resolve(EXPECTED_CSV));
+        int partitions = 0;
+        for (Group group : g.groups) {
+            partitions += g.countPartitions(group);
+        }
+        String text = g.facts.text(o, segmentMib <= 0 ? dir.resolve(String.format(Locale.ROOT, "%020d.log", 0)) : dir,
+                bytes, g.groups.length, partitions, g.nextOffset - 1, segmentMib > 0, g.openTxns.size(), g.expected, dir);
+        Files.writeString(o.out.resolve(FACTS), text, StandardCharsets.UTF_8);
+        return new Result(dir, g.expected, g.facts, text);
     }
 
     /**
@@ -239,46 +230,40 @@ public final class OffsetsSegmentGenerator {
      * offset, until the next batch would take the partition past {@code limit} or {@code maxBatches}
      * are written; returns the total size.
      */
-    long writeSegments(Path dir, long limit, long segmentLimit, long maxBatches) throws IOException {
-        long size = 0;
+    private long write(Path dir, long limit, long segmentLimit, long maxBatches) throws IOException {
         long segSize = 0;
         FileChannel ch = null;
         try {
-            while (batches < maxBatches) {
+            while (facts.batches < maxBatches) {
                 List<CoordinatorRecord> batch = nextWrite();
                 ControlRecordType marker = pendingMarker;
                 long producer = marker != null ? pendingMarkerProducer : batchProducer;
                 ByteBuffer buf = marker != null ? encodeMarker(producer, marker) : encode(batch, producer);
-                if (size + buf.remaining() > limit) {
+                if (written + buf.remaining() > limit) {
                     break;
                 }
                 if (ch == null || segSize + buf.remaining() > segmentLimit) {
+                    if (facts.segments == options.maxSegments) {
+                        break;
+                    }
                     if (ch != null) {
                         ch.close();
                     }
                     ch = FileChannel.open(dir.resolve(String.format(Locale.ROOT, "%020d.log", nextOffset)),
                             StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
                     segSize = 0;
-                    segments++;
+                    facts.segments++;
                 }
-                size += buf.remaining();
+                written += buf.remaining();
+                uncompressedWritten += encodedUncompressed;
                 segSize += buf.remaining();
                 while (buf.hasRemaining()) {
                     ch.write(buf);
                 }
                 if (marker != null) {
-                    nextOffset++;
-                    batches++;
-                    if (marker == ControlRecordType.COMMIT) {
-                        commitMarkers++;
-                    } else {
-                        abortMarkers++;
-                    }
+                    accountMarker(producer, marker);
                 } else {
-                    account(batch);
-                    if (producer != RecordBatch.NO_PRODUCER_ID) {
-                        txnBatches++;
-                    }
+                    account(batch, producer);
                 }
             }
         } finally {
@@ -286,7 +271,7 @@ public final class OffsetsSegmentGenerator {
                 ch.close();
             }
         }
-        return size;
+        return written;
     }
 
     // ---------------------------------------------------------------- the workload
@@ -296,8 +281,9 @@ public final class OffsetsSegmentGenerator {
         now += rnd.nextInt(0, 34);
         pendingMarker = null;
         batchProducer = RecordBatch.NO_PRODUCER_ID;
-        if (txnPercent > 0 && !openTxns.isEmpty() && rnd.nextDouble() * 100 < txnPercent * 0.8) {
+        if (options.txnPercent > 0 && !openTxns.isEmpty() && rnd.nextDouble() * 100 < options.txnPercent * 0.8) {
             // the transaction coordinator's WriteTxnMarkers for the oldest open transaction
+            write = Write.MARKER;
             pendingMarkerProducer = openTxns.remove(0);
             pendingMarker = rnd.nextDouble() < 0.85 ? ControlRecordType.COMMIT : ControlRecordType.ABORT;
             return List.of();
@@ -313,7 +299,7 @@ public final class OffsetsSegmentGenerator {
         if (p < expireBelow) {
             return expire(g);
         }
-        if (txnPercent > 0 && rnd.nextDouble() * 100 < txnPercent) {
+        if (options.txnPercent > 0 && rnd.nextDouble() * 100 < options.txnPercent) {
             // a TxnOffsetCommit (e.g. a Kafka Streams EOS task); one transactional producer per group
             long pid = 100_000L + g.index;
             if (!openTxns.contains(pid)) {
@@ -324,15 +310,23 @@ public final class OffsetsSegmentGenerator {
         return commit(g);
     }
 
-    /** One member's OffsetCommit request: about 13 of its partitions. */
+    /**
+     * One member's OffsetCommit request: about 13 of its partitions, or {@code --commit-records}. Before
+     * the upgrade of {@code --v3-percent}, OffsetCommitValue v3 as a 3.x coordinator wrote it (no topic
+     * id); after it, v4 with the topic id if the group's client names it.
+     */
     private List<CoordinatorRecord> commit(Group g) {
+        write = Write.COMMIT;
+        boolean v3 = uncompressedWritten < v3Bytes;
         int member = rnd.nextInt(g.members);
         int[] owned = g.assignment[member];
         if (owned.length == 0) {
             member = 0;
             owned = g.assignment[0];
         }
-        int k = Math.min(owned.length, 5 + rnd.nextInt(13) + rnd.nextInt(13));
+        int k = Math.min(owned.length, options.commitMin > 0
+                ? aux.nextInt(options.commitMin, options.commitMax + 1)
+                : 5 + rnd.nextInt(13) + rnd.nextInt(13));
         int start = rnd.nextInt(owned.length);
         String metadata = g.metadataStyle == 0 ? OffsetAndMetadata.NO_METADATA : null;
         List<CoordinatorRecord> out = new ArrayList<>(k);
@@ -343,8 +337,10 @@ public final class OffsetsSegmentGenerator {
             long offset = g.advance(slot, rnd.nextInt(1, 5_000));
             OptionalInt epoch = g.sendsEpoch ? OptionalInt.of(t.leaderEpoch(partition)) : OptionalInt.empty();
             String md = metadata != null ? metadata : metadata(g);
-            out.add(GroupCoordinatorRecordHelpers.newOffsetCommitRecord(g.id, t.name, partition,
-                    new OffsetAndMetadata(offset, epoch, md, now, OptionalLong.empty(), t.id)));
+            Uuid topicId = g.sendsTopicId && !v3 ? t.id : Uuid.ZERO_UUID;
+            CoordinatorRecord r = GroupCoordinatorRecordHelpers.newOffsetCommitRecord(g.id, t.name, partition,
+                    new OffsetAndMetadata(offset, epoch, md, now, OptionalLong.empty(), topicId));
+            out.add(v3 ? CoordinatorRecord.record(r.key(), new ApiMessageAndVersion(r.value().message(), (short) 3)) : r);
         }
         return out;
     }
@@ -363,11 +359,13 @@ public final class OffsetsSegmentGenerator {
         if (out.isEmpty()) {
             return commit(g);
         }
+        write = Write.EXPIRATION;
         return out;
     }
 
     /** DeleteGroups: tombstones of all its committed offsets, then of its GroupMetadata. */
     private List<CoordinatorRecord> deleteGroup(Group g) {
+        write = Write.DELETION;
         List<CoordinatorRecord> out = new ArrayList<>();
         for (int slot = g.committed.nextSetBit(0); slot >= 0; slot = g.committed.nextSetBit(slot + 1)) {
             out.add(GroupCoordinatorRecordHelpers.newOffsetCommitTombstoneRecord(g.id,
@@ -381,6 +379,7 @@ public final class OffsetsSegmentGenerator {
 
     /** A completed rebalance of a classic consumer group: GroupMetadataValue v3 with every member. */
     private CoordinatorRecord rebalance(Group g) {
+        write = Write.REBALANCE;
         g.generation++;
         g.members = Math.max(1, Math.min(g.maxMembers, g.members + rnd.nextInt(-1, 2)));
         g.assign();
@@ -425,30 +424,57 @@ public final class OffsetsSegmentGenerator {
         return Math.min(g, groups.length - 1);
     }
 
-    /** Commit metadata: mostly empty, some short tags, some JSON, a few long blobs. */
+    /**
+     * Commit metadata: mostly empty, some short tags, some JSON, a few long blobs, a little non-ASCII.
+     * With {@code --metadata-max-chars N} the long JSON keeps the sources that fit in N chars and the
+     * non-ASCII notes grow to a length drawn up to N, so that lengths spread from empty to N.
+     */
     private String metadata(Group g) {
+        int max = options.metadataMaxChars;
         double p = rnd.nextDouble();
         if (p < 0.62) {
             return "";
         }
         if (p < 0.85) {
-            return SHORT_TAGS[rnd.nextInt(SHORT_TAGS.length)] + "-" + rnd.nextInt(1, 100);
+            return bounded(SHORT_TAGS[rnd.nextInt(SHORT_TAGS.length)] + "-" + rnd.nextInt(1, 100));
         }
         if (p < 0.96) {
-            return "{\"host\":\"worker-" + rnd.nextInt(64) + "\",\"ts\":" + now + ",\"lag\":" + rnd.nextInt(100_000)
-                    + "}";
+            return bounded("{\"host\":\"worker-" + rnd.nextInt(64) + "\",\"ts\":" + now + ",\"lag\":"
+                    + rnd.nextInt(100_000) + "}");
         }
         if (p < 0.985) {
             StringBuilder sb = new StringBuilder("{\"checkpoint\":").append(rnd.nextLong(1L << 40))
                     .append(",\"sources\":[");
             int n = rnd.nextInt(2, 10);
+            boolean first = true;
             for (int i = 0; i < n; i++) {
-                sb.append(i == 0 ? "" : ",").append("{\"id\":\"").append(Long.toHexString(rnd.nextLong()))
-                        .append("\",\"pos\":").append(rnd.nextInt()).append('}');
+                String source = "{\"id\":\"" + Long.toHexString(rnd.nextLong()) + "\",\"pos\":" + rnd.nextInt() + '}';
+                if (max == 0 || sb.length() + (first ? 0 : 1) + source.length() + 2 <= max) {
+                    sb.append(first ? "" : ",").append(source);
+                    first = false;
+                }
             }
-            return sb.append("]}").toString();
+            return bounded(sb.append("]}").toString());
         }
-        return "commit by " + NON_ASCII[rnd.nextInt(NON_ASCII.length)] + " \"quoted\"\tnote " + rnd.nextInt(1000);
+        StringBuilder sb = new StringBuilder("commit by ").append(NON_ASCII[rnd.nextInt(NON_ASCII.length)])
+                .append(" \"quoted\"\tnote ").append(rnd.nextInt(1000));
+        if (max > 0) {
+            int length = aux.nextInt(Math.min(sb.length(), max), max + 1);
+            while (sb.length() < length) {
+                sb.append(' ').append(NON_ASCII[aux.nextInt(NON_ASCII.length)]);
+            }
+        }
+        return bounded(sb.toString());
+    }
+
+    /** {@code s}, cut to {@code --metadata-max-chars} (never inside a surrogate pair). */
+    private String bounded(String s) {
+        int max = options.metadataMaxChars;
+        if (max == 0 || s.length() <= max) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max;
+        return s.substring(0, end);
     }
 
     private static final String[] SHORT_TAGS = {"ok", "v2", "batch", "replay", "worker", "sink-task", "etl"};
@@ -499,7 +525,7 @@ public final class OffsetsSegmentGenerator {
             base = "spark-kafka-source-" + new Uuid(rnd.nextLong(), rnd.nextLong()) + "-" + index + "-driver-0";
         }
         String id = onPartition0(base, groupIds);
-        int topicCount = 1 + (int) Math.floor(Math.pow(rnd.nextDouble(), 2.5) * maxGroupTopics);
+        int topicCount = 1 + (int) Math.floor(Math.pow(rnd.nextDouble(), 2.5) * options.maxGroupTopics);
         int[] ts = new int[topicCount];
         for (int i = 0; i < topicCount; i++) {
             int t;
@@ -520,6 +546,8 @@ public final class OffsetsSegmentGenerator {
         g.staticMembers = rnd.nextDouble() < 0.05;
         g.racks = rnd.nextDouble() < 0.2;
         g.assignor = rnd.nextDouble() < 0.6 ? "range" : (rnd.nextBoolean() ? "cooperative-sticky" : "roundrobin");
+        // OffsetCommit v10+ (topic ids) or an older request, per client: the share is --topic-id-percent
+        g.sendsTopicId = aux.nextDouble() * 100 < options.topicIdPercent;
         g.assign();
         return g;
     }
@@ -579,6 +607,7 @@ public final class OffsetsSegmentGenerator {
         int metadataStyle;
         boolean staticMembers;
         boolean racks;
+        boolean sendsTopicId;
         String assignor;
 
         Group(int index, String id, int[] topics, int maxMembers) {
@@ -621,8 +650,9 @@ public final class OffsetsSegmentGenerator {
 
     // ---------------------------------------------------------------- encoding
 
-    private ByteBuffer encode(List<CoordinatorRecord> batch) {
-        return encode(batch, RecordBatch.NO_PRODUCER_ID);
+    /** The partition leader epoch of the next batch: 7, and 8 after the upgrade of {@code --v3-percent}. */
+    private int partitionLeaderEpoch() {
+        return v3Bytes > 0 && uncompressedWritten >= v3Bytes ? UPGRADED_LEADER_EPOCH : PARTITION_LEADER_EPOCH;
     }
 
     /** One batch; transactional when {@code producerId} is set (epoch 0, as a TxnOffsetCommit writes it). */
@@ -632,7 +662,7 @@ public final class OffsetsSegmentGenerator {
                 RecordBatch.MAGIC_VALUE_V2, compression, TimestampType.CREATE_TIME, nextOffset,
                 RecordBatch.NO_TIMESTAMP, producerId, txn ? (short) 0 : RecordBatch.NO_PRODUCER_EPOCH,
                 txn ? sequences.getOrDefault(producerId, 0) : RecordBatch.NO_SEQUENCE, txn, false,
-                PARTITION_LEADER_EPOCH, Integer.MAX_VALUE);
+                partitionLeaderEpoch(), Integer.MAX_VALUE);
         if (txn) {
             sequences.merge(producerId, batch.size(), Integer::sum);
         }
@@ -640,59 +670,77 @@ public final class OffsetsSegmentGenerator {
         for (CoordinatorRecord r : batch) {
             builder.appendWithOffset(offset++, now, serde.serializeKey(r), serde.serializeValue(r));
         }
-        return builder.build().buffer();
+        ByteBuffer out = builder.build().buffer();
+        encodedUncompressed = builder.uncompressedBytesWritten();
+        return out;
     }
 
     /** A COMMIT or ABORT control batch, as the transaction coordinator's WriteTxnMarkers appends it. */
     private ByteBuffer encodeMarker(long producerId, ControlRecordType type) {
-        return MemoryRecords.withEndTransactionMarker(nextOffset, now, PARTITION_LEADER_EPOCH, producerId, (short) 0,
-                new EndTransactionMarker(type, 3)).buffer();
+        ByteBuffer out = MemoryRecords.withEndTransactionMarker(nextOffset, now, partitionLeaderEpoch(), producerId,
+                (short) 0, new EndTransactionMarker(type, 3)).buffer();
+        encodedUncompressed = out.remaining();
+        return out;
     }
 
-    private void account(List<CoordinatorRecord> batch) {
-        nextOffset += batch.size();
-        batches++;
-        records += batch.size();
-        maxBatchRecords = Math.max(maxBatchRecords, batch.size());
-        for (CoordinatorRecord r : batch) {
-            if (r.value() == null) {
-                tombstones++;
-            } else if (r.key() instanceof GroupMetadataKey) {
-                groupMetadata++;
-            } else {
-                commits++;
-                metadataBytes += ((org.apache.kafka.coordinator.group.generated.OffsetCommitValue) r.value().message())
-                        .metadata().getBytes(StandardCharsets.UTF_8).length;
+    /** A written data batch: the facts, and the model ({@link ExpectedOffsets}) record by record. */
+    private void account(List<CoordinatorRecord> batch, long producer) {
+        facts.timestamp(now);
+        facts.batches++;
+        facts.records += batch.size();
+        facts.maxBatchRecords = Math.max(facts.maxBatchRecords, batch.size());
+        switch (write) {
+            case COMMIT -> {
+                facts.commitBatches++;
+                if (batch.size() <= 20) {
+                    facts.commitBatchesUpTo20++;
+                }
+                if (producer != RecordBatch.NO_PRODUCER_ID) {
+                    facts.txnBatches++;
+                }
             }
+            case REBALANCE -> facts.rebalances++;
+            case EXPIRATION -> facts.expirationSweeps++;
+            case DELETION -> facts.groupDeletions++;
+            default -> throw new IllegalStateException("a data batch of a " + write);
         }
+        long offset = nextOffset;
+        for (CoordinatorRecord r : batch) {
+            if (r.key() instanceof OffsetCommitKey k) {
+                ExpectedOffsets.Key key = new ExpectedOffsets.Key(k.group(), k.topic(), k.partition());
+                if (r.value() == null) {
+                    facts.tombstones++;
+                    expected.tombstone(key);
+                } else {
+                    OffsetCommitValue v = (OffsetCommitValue) r.value().message();
+                    facts.commits++;
+                    facts.valueVersion(r.value().version(), !v.topicId().equals(Uuid.ZERO_UUID));
+                    facts.metadata(v.metadata(), v.metadata().getBytes(StandardCharsets.UTF_8).length);
+                    expected.commit(key, new ExpectedOffsets.Offset(v.offset(), v.leaderEpoch(), v.metadata(),
+                            v.commitTimestamp(), v.topicId(), offset, producer));
+                }
+            } else if (r.value() == null) {
+                facts.tombstones++;
+                facts.groupTombstones++;
+            } else if (r.key() instanceof GroupMetadataKey) {
+                facts.groupMetadata++;
+            }
+            offset++;
+        }
+        nextOffset = offset;
     }
 
-    private void printFacts(PrintStream out, Path log, long bytes, long seed, String codec) {
-        int partitions = 0;
-        for (Group g : groups) {
-            partitions += countPartitions(g);
+    /** A written COMMIT or ABORT control batch. */
+    private void accountMarker(long producer, ControlRecordType marker) {
+        facts.timestamp(now);
+        facts.batches++;
+        nextOffset++;
+        if (marker == ControlRecordType.COMMIT) {
+            facts.commitMarkers++;
+        } else {
+            facts.abortMarkers++;
         }
-        out.printf(Locale.ROOT, "segment        %s%n", log);
-        out.printf(Locale.ROOT, "bytes          %d (%.1f MiB)%n", bytes, bytes / 1048576.0);
-        out.printf(Locale.ROOT, "seed           %d%n", seed);
-        out.printf(Locale.ROOT, "compression    %s%n", codec);
-        out.printf(Locale.ROOT, "batches        %d%n", batches);
-        out.printf(Locale.ROOT, "records        %d (%.1f per batch, max %d)%n", records,
-                (double) records / batches, maxBatchRecords);
-        out.printf(Locale.ROOT, "offset commits %d (OffsetCommitValue v4; avg metadata %.1f bytes)%n",
-                commits, (double) metadataBytes / Math.max(1, commits));
-        out.printf(Locale.ROOT, "tombstones     %d (%.2f%%)%n", tombstones, 100.0 * tombstones / records);
-        out.printf(Locale.ROOT, "group metadata %d (GroupMetadataValue v3)%n", groupMetadata);
-        out.printf(Locale.ROOT, "groups         %d, topics %d, group-partitions %d%n", groups.length, topics.length,
-                partitions);
-        if (segments > 0) {
-            out.printf(Locale.ROOT, "segments       %d%n", segments);
-        }
-        if (txnPercent > 0) {
-            out.printf(Locale.ROOT, "transactional  %d batches; markers: %d COMMIT, %d ABORT; %d left open%n",
-                    txnBatches, commitMarkers, abortMarkers, openTxns.size());
-        }
-        out.printf(Locale.ROOT, "last offset    %d%n", nextOffset - 1);
+        expected.endTransaction(producer, marker == ControlRecordType.COMMIT);
     }
 
     private int countPartitions(Group g) {
