@@ -151,7 +151,9 @@ final class SegmentVerifier implements BatchVisitor {
     private Result walkSegment(FileEntry log, FileEntry index, FileEntry timeIndex, FileEntry txnIndex, boolean active,
                                Boolean cleanShutdown, boolean metadataLog) {
         indexes.open(index, timeIndex, txnIndex, fileBase, active, cleanShutdown, metadataLog);
-        try (ByteSource source = log.open()) {
+        // a file on disk is unmapped as soon as it is read: the resident set holds one segment, not all
+        FileEntry read = log instanceof io.segscope.format.logdir.PathEntry p ? new io.segscope.format.logdir.SharedMapping(p, 1) : log;
+        try (ByteSource source = read.open()) {
             this.fileSize = source.size() >= 0 ? source.size() : log.size();
             walk.walk(source, fileSize, fileBase, prevLast, true, this);
             report.stats.bytes += fileSize;
