@@ -74,9 +74,16 @@ while [ $# -gt 0 ]; do
     *) if [ -z "$seg" ]; then seg="$1"; else jars+=("$1"); fi; shift ;;
   esac
 done
-[ -n "$seg" ] || die "usage: dump-throughput.sh [options] SEGMENT.log [SEGSCOPE_JAR...]"
-[ -f "$seg" ] || die "no such segment: $seg"
+[ -n "$seg" ] || die "usage: dump-throughput.sh [options] SEGMENT.log|PARTITION_DIR [SEGSCOPE_JAR...]"
+[ -e "$seg" ] || die "no such segment or partition dir: $seg"
 seg="$(cd "$(dirname "$seg")" && pwd)/$(basename "$seg")"
+# a partition dir: segscope reads the dir, Kafka's tool gets its .log files (--files a,b,c)
+if [ -d "$seg" ]; then
+  kafka_files="$(find "$seg" -maxdepth 1 -name '*.log' | sort | paste -sd, -)"
+  [ -n "$kafka_files" ] || die "no .log file in $seg"
+else
+  kafka_files="$seg"
+fi
 [ ${#jars[@]} -gt 0 ] || jars=("$root/inspector/target/segscope.jar")
 [ -x /usr/bin/time ] || die "/usr/bin/time is missing (Debian: apt-get install time)"
 [ "$kafka_jvm_opts" != "-" ] || kafka_jvm_opts="$jvm_opts"
@@ -97,7 +104,7 @@ mkdir -p "$outdir"
 raw="$outdir/runs.tsv"
 printf 'round\ttool\tformat\twall_s\tmax_rss_kb\texit\toutput_bytes\tcpu_s\n' > "$raw"
 
-seg_bytes=$(stat -c %s "$seg")
+seg_bytes=$(echo "$kafka_files" | tr ',' '\n' | xargs stat -c %s | awk '{ s += $1 } END { print s }')
 IFS=',' read -r -a fmts <<< "$formats"
 
 # The runs of one round, as "label|format|jar": DumpLogSegments, then each jar's formats.
@@ -116,7 +123,7 @@ measure() {
   if [ -z "$jar" ]; then
     # shellcheck disable=SC2086
     read -r wall cpu rss status < <(timed "$tv" "$out" "$outdir/$tag.err" java $kafka_jvm_opts -cp "$kafka_cp" \
-      org.apache.kafka.tools.DumpLogSegments --deep-iteration --offsets-decoder --files "$seg")
+      org.apache.kafka.tools.DumpLogSegments --deep-iteration --offsets-decoder --files "$kafka_files")
   else
     # shellcheck disable=SC2086
     read -r wall cpu rss status < <(timed "$tv" "$out" "$outdir/$tag.err" java $segscope_jvm_opts -jar "$jar" \

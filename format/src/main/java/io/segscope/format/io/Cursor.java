@@ -86,6 +86,13 @@ public final class Cursor {
 
     /** An unsigned base-128 varint (at most 5 bytes), as Kafka's readUnsignedVarint ({@link Varints}). */
     public int unsignedVarint(String field) {
+        if (index < limit) {
+            byte b = buf.get(index);
+            if (b >= 0) { // one byte: most lengths, deltas and counts in a record
+                index++;
+                return b;
+            }
+        }
         long packed = Varints.unsignedVarint(buf, index, limit);
         if (packed < 0) {
             throw varintFailure(packed, field, Varints.MAX_VARINT_BYTES);
@@ -101,6 +108,13 @@ public final class Cursor {
 
     /** A ZigZag varlong (int64, at most 10 bytes). */
     public long varlong(String field) {
+        if (index < limit) {
+            byte b = buf.get(index);
+            if (b >= 0) {
+                index++;
+                return (b >>> 1) ^ -(b & 1);
+            }
+        }
         int size = Varints.varlongSize(buf, index, limit);
         if (size < 0) {
             throw varintFailure(size, field, Varints.MAX_VARLONG_BYTES);

@@ -29,6 +29,12 @@ public final class Varints {
      *     {@link #size} take apart, or {@link #TRUNCATED} or {@link #TOO_LONG} (both below zero)
      */
     public static long unsignedVarint(ByteBuffer buf, int pos, int limit) {
+        if (pos < limit) {
+            byte first = buf.get(pos);
+            if (first >= 0) { // one byte, the common case
+                return (1L << 32) | first;
+            }
+        }
         int value = 0;
         int p = pos;
         for (int shift = 0; shift < 7 * MAX_VARINT_BYTES; shift += 7) {
