@@ -28,7 +28,7 @@ import java.util.function.Supplier;
 /**
  * {@code dump} on several threads, with the output of one: each worker walks every file with its
  * own {@link RecordWalk} and the same rule cuts the batches into chunks of about
- * {@value #CHUNK_BYTES} bytes; chunk {@code c} belongs to worker {@code c % n}, which alone reads
+ * {@value #CHUNK_BYTES} bytes or {@value #CHUNK_RECORDS} records; chunk {@code c} belongs to worker {@code c % n}, which alone reads
  * its records, decodes and formats them (the others only step over their headers). What happens
  * between batches (a file begins or ends, damage, a side file) is recorded by the owner of the
  * chunk it falls in and done by the calling thread's writer, which writes the chunks in order and
@@ -42,6 +42,11 @@ public final class ParallelDump {
     static final int CHUNK_BYTES = 128 << 10;
     /** {@link #CHUNK_BYTES}, smaller in tests (many chunks from small files). */
     static int chunkBytes = CHUNK_BYTES;
+    /**
+     * Records per chunk at most, as batch headers count them: compressed batches hold several
+     * times their size in records, and the output follows the records.
+     */
+    static final int CHUNK_RECORDS = 1024;
     /** Chunks a worker may have formatted ahead of the writer. */
     static final int AHEAD = 4;
 
@@ -236,6 +241,7 @@ public final class ParallelDump {
         // the walk's position, the same in every worker
         private long chunkId;
         private long chunkFill;
+        private long chunkRecords;
         private long chunkInput;
         private Chunk current;
         private int pieceFrom;
@@ -277,6 +283,7 @@ public final class ParallelDump {
 
         private void startChunk() throws InterruptedException {
             chunkFill = 0;
+            chunkRecords = 0;
             chunkInput = 0;
             if (owns()) {
                 JsonOut buf = free.poll();
@@ -352,10 +359,11 @@ public final class ParallelDump {
 
         @Override
         public boolean wants(LogFile file, Batch batch) {
-            if (chunkFill >= chunkBytes) {
+            if (chunkFill >= chunkBytes || chunkRecords >= CHUNK_RECORDS) {
                 nextChunk();
             }
             chunkFill += batch.sizeInBytes();
+            chunkRecords += Math.max(1, batch.countOrMinusOne());
             chunkInput += batch.sizeInBytes();
             return owns() && !stop;
         }
