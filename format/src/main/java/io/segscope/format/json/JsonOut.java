@@ -277,20 +277,7 @@ public final class JsonOut {
         for (int i = 0; i < n; i++) {
             char c = cs[i];
             if (c < 0x80) {
-                byte e = ESCAPES[c];
-                if (e == 0) {
-                    b[p++] = (byte) c;
-                } else if (e == 'u') {
-                    b[p++] = '\\';
-                    b[p++] = 'u';
-                    b[p++] = '0';
-                    b[p++] = '0';
-                    b[p++] = HEX[c >> 4];
-                    b[p++] = HEX[c & 0xF];
-                } else {
-                    b[p++] = '\\';
-                    b[p++] = e;
-                }
+                p = ascii(b, p, c);
             } else {
                 len = p;
                 i = utf8(s, i, c);
@@ -307,24 +294,29 @@ public final class JsonOut {
         int p = len;
         byte[] b = buf;
         for (int i = offset, end = offset + length; i < end; i++) {
-            byte c = ascii[i];
-            byte e = ESCAPES[c];
-            if (e == 0) {
-                b[p++] = c;
-            } else if (e == 'u') {
-                b[p++] = '\\';
-                b[p++] = 'u';
-                b[p++] = '0';
-                b[p++] = '0';
-                b[p++] = HEX[c >> 4];
-                b[p++] = HEX[c & 0xF];
-            } else {
-                b[p++] = '\\';
-                b[p++] = e;
-            }
+            p = ascii(b, p, ascii[i]);
         }
         len = p;
         return this;
+    }
+
+    /** One ASCII character at {@code b[p]}, JSON-escaped (room checked by the caller); returns the next position. */
+    private static int ascii(byte[] b, int p, int c) {
+        byte e = ESCAPES[c];
+        if (e == 0) {
+            b[p++] = (byte) c;
+        } else if (e == 'u') {
+            b[p++] = '\\';
+            b[p++] = 'u';
+            b[p++] = '0';
+            b[p++] = '0';
+            b[p++] = HEX[c >> 4];
+            b[p++] = HEX[c & 0xF];
+        } else {
+            b[p++] = '\\';
+            b[p++] = e;
+        }
+        return p;
     }
 
     /** Appends {@code s} JSON-quoted and escaped (no JSON level bookkeeping: for text lines). */

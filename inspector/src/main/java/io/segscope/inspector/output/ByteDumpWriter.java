@@ -114,6 +114,12 @@ public abstract class ByteDumpWriter implements DumpWriter {
     void applyPiece(Object change) {
     }
 
+    /** Opens {@code c} in {@code stream} when it has not been decoded yet ({@link io.segscope.format.json.CoordinatorStream#open}). */
+    static boolean openFast(io.segscope.format.json.CoordinatorStream stream, io.segscope.format.walk.RecordContent.Coordinator c) {
+        return c.decoder() != null && stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
+                c.valueOffset(), c.valueLength());
+    }
+
     /** A writer of the same settings that formats pieces for this one on a worker thread. */
     abstract ByteDumpWriter pieceWriter();
 

@@ -294,8 +294,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
 
     /** Owner, key and value straight from the record's bytes, when {@link CoordinatorStream} takes the record. */
     private boolean fast(RecordContent.Coordinator c) {
-        if (c.decoder() == null || !stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
-                c.valueOffset(), c.valueLength())) {
+        if (!openFast(stream, c)) {
             return false;
         }
         long mark = o.mark();

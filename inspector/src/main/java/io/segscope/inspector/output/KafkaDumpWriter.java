@@ -172,8 +172,7 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
 
     /** The key and payload straight from the record's bytes, when {@link CoordinatorStream} takes the record. */
     private boolean fast(RecordContent.Coordinator c) {
-        if (c.decoder() == null || !stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
-                c.valueOffset(), c.valueLength()) || !stream.schema().inKafka440()) {
+        if (!openFast(stream, c) || !stream.schema().inKafka440()) {
             return false;
         }
         long mark = o.mark();

@@ -209,8 +209,7 @@ public final class TextDumpWriter extends ByteDumpWriter {
 
     /** Type, key and value straight from the record's bytes, when {@link CoordinatorStream} takes the record. */
     private boolean fast(RecordContent.Coordinator c) {
-        if (c.decoder() == null || !stream.open(c.decoder(), c.keyBuffer(), c.keyOffset(), c.keyLength(), c.valueBuffer(),
-                c.valueOffset(), c.valueLength())) {
+        if (!openFast(stream, c)) {
             return false;
         }
         long mark = o.mark();
