@@ -122,7 +122,7 @@ public final class CoordinatorStream {
      * {@code keyPartition} fields from the key, as the decoded key gives them; false (output left
      * as it was) when the key is not the common case.
      */
-    public boolean writeKeyFacts(JsonOut o, JsonOut.Name owner, JsonOut.Name ownerKind, String kind, JsonOut.Name topic,
+    public boolean writeKeyFacts(JsonOut o, JsonOut.Name owner, JsonOut.Name ownerKind, JsonOut.Text kind, JsonOut.Name topic,
                                  JsonOut.Name topicId, JsonOut.Name partition) {
         long mark = o.mark();
         StructSchema key = schema.key();
@@ -216,6 +216,9 @@ public final class CoordinatorStream {
         int len = keyBuf.getShort(at);
         if (len < 0) {
             o.writeNull();
+            return;
+        }
+        if (o.writeAsciiString(keyBuf, at + 2, len)) {
             return;
         }
         o.writeString0();
@@ -434,9 +437,11 @@ public final class CoordinatorStream {
                     throw BAIL;
                 }
                 need(len);
-                o.writeString0();
-                stringBody(o, pos, len);
-                o.raw('"');
+                if (!o.writeAsciiString(buf, pos, len)) {
+                    o.writeString0();
+                    stringBody(o, pos, len);
+                    o.raw('"');
+                }
                 pos += len;
             }
             case BYTES -> {

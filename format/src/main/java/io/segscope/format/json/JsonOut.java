@@ -196,6 +196,16 @@ public final class JsonOut {
         return raw(v ? "true" : "false");
     }
 
+    /** The UTF-8 bytes of a piece of text, for {@link #raw(byte[])}. */
+    public static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Appends bytes as they are (a piece of text encoded once: {@link #utf8}). */
+    public JsonOut raw(byte[] bytes) {
+        return raw(bytes, 0, bytes.length);
+    }
+
     /** Appends bytes as they are. */
     public JsonOut raw(byte[] bytes, int offset, int length) {
         ensure(length);
@@ -418,6 +428,63 @@ public final class JsonOut {
         public String toString() {
             return name;
         }
+    }
+
+    /** A string value encoded once: {@code "text"}, quotes and escapes included. */
+    public static final class Text {
+        private final byte[] bytes;
+
+        private Text(String text) {
+            JsonOut o = new JsonOut(text.length() * 6 + 2);
+            o.raw('"').escaped(text).raw('"');
+            this.bytes = Arrays.copyOf(o.buf, o.len);
+        }
+    }
+
+    /** Encodes a string value once, for {@link #writeString(Text)}. */
+    public static Text text(String text) {
+        return new Text(text);
+    }
+
+    /** A string value encoded once. */
+    public JsonOut writeString(Text text) {
+        value();
+        byte[] b = text.bytes;
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+        return this;
+    }
+
+    public JsonOut writeStringField(Name name, Text value) {
+        writeFieldName(name);
+        return writeString(value);
+    }
+
+    /**
+     * A JSON string of the UTF-8 bytes {@code buffer[offset, offset+length)}, copied straight into
+     * the output when they are ASCII that needs no escape (the common case); false, with nothing
+     * written, otherwise (the caller decodes and escapes them).
+     */
+    public boolean writeAsciiString(java.nio.ByteBuffer buffer, int offset, int length) {
+        ensure(length + 3); // a comma, the quotes: no growth below, so b stays the buffer
+        int start = len;
+        buffer.get(offset, buf, start + 1, length);
+        byte[] b = buf;
+        for (int i = start + 1, end = start + 1 + length; i < end; i++) {
+            byte c = b[i];
+            if (c < 0x20 || c == '"' || c == '\\') { // also every byte >= 0x80 (negative)
+                return false;
+            }
+        }
+        value();
+        if (len != start) { // a comma came first: move the string one byte on
+            System.arraycopy(b, start + 1, b, len + 1, length);
+        }
+        b[len] = '"';
+        b[len + 1 + length] = '"';
+        len += length + 2;
+        return true;
     }
 
     /** Encodes a field name once, for {@link #writeFieldName(Name)}. */

@@ -52,7 +52,7 @@ class CoordinatorStreamTest {
         boolean keyOk = stream.open(decoder, kb, ko, kl, vb, vo, vl) && stream.writeKeyData(key);
         boolean fast = keyOk && (stream.isTombstone() || stream.writeValueData(value));
         facts.writeStartObject();
-        boolean factsFast = fast && stream.writeKeyFacts(facts, OWNER, OWNER_KIND, "kind", KEY_TOPIC, KEY_TOPIC_ID, KEY_PARTITION);
+        boolean factsFast = fast && stream.writeKeyFacts(facts, OWNER, OWNER_KIND, JsonOut.text("kind"), KEY_TOPIC, KEY_TOPIC_ID, KEY_PARTITION);
         CoordinatorResult r = decoder.decode(kb, ko, kl, vb, vo, vl);
         if (!keyOk) {
             assertThat(key.size()).as("nothing kept when the key is not taken: %s", where).isZero();

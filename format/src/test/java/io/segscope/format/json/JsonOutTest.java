@@ -76,6 +76,31 @@ class JsonOutTest {
     }
 
     @Test
+    void encodedTextsAndBufferStringsAsStrings() {
+        java.util.Random r = new java.util.Random(3);
+        for (int i = 0; i < 2000; i++) {
+            byte[] bytes = new byte[r.nextInt(20)];
+            for (int j = 0; j < bytes.length; j++) {
+                bytes[j] = (byte) (r.nextInt(8) == 0 ? r.nextInt(256) : 0x20 + r.nextInt(0x5f));
+            }
+            String s = new String(bytes, StandardCharsets.UTF_8);
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocateDirect(bytes.length + 4).put(2, bytes);
+            JsonOut expected = new JsonOut(8).writeStartArray().writeString(s).writeString(s).writeEndArray();
+            JsonOut text = new JsonOut(8).writeStartArray().writeString(JsonOut.text(s)).writeString(JsonOut.text(s)).writeEndArray();
+            assertThat(text.toString()).isEqualTo(expected.toString());
+            JsonOut ascii = new JsonOut(8).writeStartArray();
+            for (int k = 0; k < 2; k++) {
+                long mark = ascii.mark();
+                if (!ascii.writeAsciiString(buffer, 2, bytes.length)) {
+                    assertThat(ascii.mark()).isEqualTo(mark);
+                    ascii.writeString(s);
+                }
+            }
+            assertThat(ascii.writeEndArray().toString()).isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
     void numbersAtEveryDigitCount() {
         java.util.List<Long> values = new java.util.ArrayList<>(java.util.List.of(0L, Long.MAX_VALUE, Long.MIN_VALUE,
                 (long) Integer.MAX_VALUE, (long) Integer.MAX_VALUE + 1, (long) Integer.MIN_VALUE));

@@ -39,6 +39,18 @@ import java.util.Base64;
  * {@code snapshot-entry} for side files. Written as bytes with {@link JsonOut}.
  */
 public final class JsonlDumpWriter extends ByteDumpWriter {
+    private static final JsonOut.Text T_TRANSACTIONAL_ID = JsonOut.text("transactionalId");
+    private static final JsonOut.Text T_GROUP = JsonOut.text("group");
+    private static final JsonOut.Text T_BATCH = JsonOut.text("batch");
+    private static final JsonOut.Text T_RECORD = JsonOut.text("record");
+    private static final JsonOut.Text T_CONTROL = JsonOut.text("control");
+    private static final JsonOut.Text T_METADATA = JsonOut.text("metadata");
+    private static final JsonOut.Text T_COORDINATOR = JsonOut.text("coordinator");
+    private static final JsonOut.Text T_PLUGIN = JsonOut.text("plugin");
+    private static final JsonOut.Text T_PLAIN = JsonOut.text("plain");
+    /** Timestamp types' names, by ordinal. */
+    private static final JsonOut.Text[] TIMESTAMP_TYPES = java.util.Arrays.stream(io.segscope.format.record.TimestampType.values())
+            .map(t -> JsonOut.text(t.kafkaName)).toArray(JsonOut.Text[]::new);
     private static final JsonOut.Name N_MAX_TIMESTAMP = JsonOut.name("maxTimestamp");
     private static final JsonOut.Name N_DELETE_HORIZON_MS = JsonOut.name("deleteHorizonMs");
     private static final JsonOut.Name N_TIMESTAMP = JsonOut.name("timestamp");
@@ -92,6 +104,9 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
     private final ByteFormat valueFormat;
     private TransactionOutcome transaction;
     private final CoordinatorStream stream = new CoordinatorStream();
+    private final Times.Last recordTime = new Times.Last();
+    private final java.util.IdentityHashMap<io.segscope.format.coordinator.RecordSchema, JsonOut.Text> schemaNames =
+            new java.util.IdentityHashMap<>();
     /** The batch's fields as the first record of the batch wrote them (the same for each of its records), or length -1. */
     private byte[] batchFields = new byte[1024];
     private int batchFieldsLength = -1;
@@ -120,7 +135,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             return;
         }
         o.writeStartObject();
-        o.writeStringField(N_LINE, "batch");
+        o.writeStringField(N_LINE, T_BATCH);
         writeBatch(target, b);
         o.writeEndObject();
         o.raw('\n');
@@ -190,7 +205,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
     @Override
     public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
         o.writeStartObject();
-        o.writeStringField(N_LINE, "record");
+        o.writeStringField(N_LINE, T_RECORD);
         if (batchFieldsLength < 0) {
             int start = o.size();
             writeBatch(target, b);
@@ -209,17 +224,17 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
         } else {
             o.writeFieldName(N_TIME);
             o.raw('"');
-            Times.iso(o, r.timestamp());
+            recordTime.iso(o, r.timestamp());
             o.raw('"');
         }
-        o.writeStringField(N_TIMESTAMP_TYPE, r.timestampType().kafkaName);
+        o.writeStringField(N_TIMESTAMP_TYPE, TIMESTAMP_TYPES[r.timestampType().ordinal()]);
         o.writeNumberField(N_SEQUENCE, r.sequence());
         writeHeaders(r);
         if (content instanceof RecordContent.RemoteLogMetadata rm) {
             content = new RecordContent.Metadata(rm.result());
         }
         if (content instanceof RecordContent.Control c) {
-            o.writeStringField(N_CONTENT, "control");
+            o.writeStringField(N_CONTENT, T_CONTROL);
             o.writeObjectFieldStart("control");
             if (c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN) {
                 o.writeNumberField(N_TYPE, c.typeId());
@@ -240,7 +255,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
                 writeError(Violation.INVALID_CONTROL_RECORD.kind(), error);
             }
         } else if (content instanceof RecordContent.Metadata m) {
-            o.writeStringField(N_CONTENT, "metadata");
+            o.writeStringField(N_CONTENT, T_METADATA);
             writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
             if (m.result() instanceof MetadataDecoded d) {
                 o.writeObjectFieldStart("value");
@@ -264,20 +279,20 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
                 writeError(u.reason().violation().kind(), u.kafkaMessage());
             }
         } else if (content instanceof RecordContent.Coordinator c) {
-            o.writeStringField(N_CONTENT, "coordinator");
+            o.writeStringField(N_CONTENT, T_COORDINATOR);
             if (!fast(c)) {
                 writeOwner(c.result());
                 writeCoordinator(c.result());
             }
         } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
-            o.writeStringField(N_CONTENT, "plugin");
+            o.writeStringField(N_CONTENT, T_PLUGIN);
             o.writeStringField(N_DECODER, p.decoder());
             o.writeFieldName(N_KEY);
             PluginJson.write(o, r.hasKey() ? p.key() : null);
             o.writeFieldName(N_VALUE);
             PluginJson.write(o, r.hasValue() ? p.value() : null);
         } else {
-            o.writeStringField(N_CONTENT, "plain");
+            o.writeStringField(N_CONTENT, T_PLAIN);
             if (content instanceof RecordContent.Plugin p) {
                 o.writeStringField(N_DECODER, p.decoder());
             }
@@ -298,13 +313,13 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             return false;
         }
         long mark = o.mark();
-        String kind = c.decoder().schemas().topic() == CoordinatorTopic.TRANSACTION_STATE ? "transactionalId" : "group";
+        JsonOut.Text kind = c.decoder().schemas().topic() == CoordinatorTopic.TRANSACTION_STATE ? T_TRANSACTIONAL_ID : T_GROUP;
         if (!stream.writeKeyFacts(o, N_OWNER, N_OWNER_KIND, kind, N_KEY_TOPIC, N_KEY_TOPIC_ID, N_KEY_PARTITION)) {
             return false;
         }
         o.writeObjectFieldStart(N_KEY);
         o.writeNumberField(N_TYPE, stream.schema().type());
-        o.writeStringField(N_NAME, stream.schema().name());
+        o.writeStringField(N_NAME, schemaNames.computeIfAbsent(stream.schema(), s -> JsonOut.text(s.name())));
         o.writeFieldName(N_DATA);
         if (!stream.writeKeyData(o)) {
             o.rewind(mark);

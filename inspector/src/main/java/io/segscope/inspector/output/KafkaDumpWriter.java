@@ -2,6 +2,7 @@ package io.segscope.inspector.output;
 
 import io.segscope.format.coordinator.CoordinatorResult;
 import io.segscope.format.json.CoordinatorStream;
+import io.segscope.format.json.JsonOut;
 import io.segscope.format.coordinator.remote.RemoteLogMetadataText;
 import io.segscope.format.json.PluginJson;
 import io.segscope.format.record.Batch;
@@ -33,6 +34,40 @@ import java.util.TreeMap;
  * violation, and the next file is dumped.
  */
 public final class KafkaDumpWriter extends ByteDumpWriter {
+    // pieces of the lines, encoded once
+    private static final byte[] L_BASE_OFFSET = JsonOut.utf8("baseOffset: ");
+    private static final byte[] L_LAST_OFFSET = JsonOut.utf8(" lastOffset: ");
+    private static final byte[] L_COUNT = JsonOut.utf8(" count: ");
+    private static final byte[] L_BASE_SEQUENCE = JsonOut.utf8(" baseSequence: ");
+    private static final byte[] L_LAST_SEQUENCE = JsonOut.utf8(" lastSequence: ");
+    private static final byte[] L_PRODUCER_ID = JsonOut.utf8(" producerId: ");
+    private static final byte[] L_PRODUCER_EPOCH = JsonOut.utf8(" producerEpoch: ");
+    private static final byte[] L_PARTITION_LEADER_EPOCH = JsonOut.utf8(" partitionLeaderEpoch: ");
+    private static final byte[] L_IS_TRANSACTIONAL = JsonOut.utf8(" isTransactional: ");
+    private static final byte[] L_IS_CONTROL = JsonOut.utf8(" isControl: ");
+    private static final byte[] L_DELETE_HORIZON_MS = JsonOut.utf8(" deleteHorizonMs: ");
+    private static final byte[] L_OPTIONAL_LONG = JsonOut.utf8("OptionalLong[");
+    private static final byte[] L_OPTIONAL_LONG_EMPTY = JsonOut.utf8("OptionalLong.empty");
+    private static final byte[] L_OFFSET = JsonOut.utf8("offset: ");
+    private static final byte[] L_POSITION = JsonOut.utf8(" position: ");
+    private static final byte[] L_PUNCT = JsonOut.utf8(": ");
+    private static final byte[] L_SIZE = JsonOut.utf8(" size: ");
+    private static final byte[] L_MAGIC = JsonOut.utf8(" magic: ");
+    private static final byte[] L_COMPRESSCODEC = JsonOut.utf8(" compresscodec: ");
+    private static final byte[] L_CRC = JsonOut.utf8(" crc: ");
+    private static final byte[] L_ISVALID = JsonOut.utf8(" isvalid: ");
+    private static final byte[] L_OFFSET_2 = JsonOut.utf8("| offset: ");
+    private static final byte[] L_KEY_SIZE = JsonOut.utf8(" keySize: ");
+    private static final byte[] L_VALUE_SIZE = JsonOut.utf8(" valueSize: ");
+    private static final byte[] L_SEQUENCE = JsonOut.utf8(" sequence: ");
+    private static final byte[] L_HEADER_KEYS = JsonOut.utf8(" headerKeys: [");
+    private static final byte[] L_IS_VALID = JsonOut.utf8(" isValid: ");
+    private static final byte[] L_KEY = JsonOut.utf8(" key: ");
+    private static final byte[] L_PAYLOAD = JsonOut.utf8(" payload: ");
+    private static final byte[] L_KEY_TYPE = JsonOut.utf8(" key: {\"type\":\"");
+    private static final byte[] L_DATA = JsonOut.utf8("\",\"data\":");
+    private static final byte[] L_PAYLOAD_2 = JsonOut.utf8("} payload: ");
+    private static final byte[] L_VERSION = JsonOut.utf8("{\"version\":\"");
     private final PrintWriter err;
     private final boolean printData;
     private final boolean checkOffsets;
@@ -78,32 +113,32 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
     @Override
     public void batch(LogFile target, Batch b, io.segscope.format.walk.TransactionOutcome transaction) {
         if (b.magic() >= 2) {
-            o.raw("baseOffset: ").raw(b.baseOffset())
-                    .raw(" lastOffset: ").raw(b.lastOffset())
-                    .raw(" count: ").raw(b.countOrMinusOne())
-                    .raw(" baseSequence: ").raw(b.baseSequence())
-                    .raw(" lastSequence: ").raw(b.lastSequence())
-                    .raw(" producerId: ").raw(b.producerId())
-                    .raw(" producerEpoch: ").raw(b.producerEpoch())
-                    .raw(" partitionLeaderEpoch: ").raw(b.partitionLeaderEpoch())
-                    .raw(" isTransactional: ").raw(b.isTransactional())
-                    .raw(" isControl: ").raw(b.isControl())
-                    .raw(" deleteHorizonMs: ");
+            o.raw(L_BASE_OFFSET).raw(b.baseOffset())
+                    .raw(L_LAST_OFFSET).raw(b.lastOffset())
+                    .raw(L_COUNT).raw(b.countOrMinusOne())
+                    .raw(L_BASE_SEQUENCE).raw(b.baseSequence())
+                    .raw(L_LAST_SEQUENCE).raw(b.lastSequence())
+                    .raw(L_PRODUCER_ID).raw(b.producerId())
+                    .raw(L_PRODUCER_EPOCH).raw(b.producerEpoch())
+                    .raw(L_PARTITION_LEADER_EPOCH).raw(b.partitionLeaderEpoch())
+                    .raw(L_IS_TRANSACTIONAL).raw(b.isTransactional())
+                    .raw(L_IS_CONTROL).raw(b.isControl())
+                    .raw(L_DELETE_HORIZON_MS);
             if (b.hasDeleteHorizon()) {
-                o.raw("OptionalLong[").raw(b.deleteHorizonMs()).raw(']');
+                o.raw(L_OPTIONAL_LONG).raw(b.deleteHorizonMs()).raw(']');
             } else {
-                o.raw("OptionalLong.empty");
+                o.raw(L_OPTIONAL_LONG_EMPTY);
             }
         } else {
-            o.raw("offset: ").raw(b.lastOffset());
+            o.raw(L_OFFSET).raw(b.lastOffset());
         }
-        o.raw(" position: ").raw(b.position())
-                .raw(' ').raw(b.timestampType().kafkaName).raw(": ").raw(b.maxTimestamp())
-                .raw(" size: ").raw(b.sizeInBytes())
-                .raw(" magic: ").raw(b.magic())
-                .raw(" compresscodec: ").raw(b.compression() == null ? "unknown" : b.compression().kafkaName)
-                .raw(" crc: ").raw(b.storedCrc())
-                .raw(" isvalid: ").raw(b.isValid())
+        o.raw(L_POSITION).raw(b.position())
+                .raw(' ').raw(b.timestampType().kafkaName).raw(L_PUNCT).raw(b.maxTimestamp())
+                .raw(L_SIZE).raw(b.sizeInBytes())
+                .raw(L_MAGIC).raw(b.magic())
+                .raw(L_COMPRESSCODEC).raw(b.compression() == null ? "unknown" : b.compression().kafkaName)
+                .raw(L_CRC).raw(b.storedCrc())
+                .raw(L_ISVALID).raw(b.isValid())
                 .raw('\n');
         lineDone();
     }
@@ -118,12 +153,12 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
             nonConsecutive.computeIfAbsent(target.path(), k -> new TreeMap<>()).put(lastOffset, r.offset());
         }
         lastOffset = r.offset();
-        o.raw("| offset: ").raw(r.offset()).raw(' ').raw(b.timestampType().kafkaName).raw(": ")
+        o.raw(L_OFFSET_2).raw(r.offset()).raw(' ').raw(b.timestampType().kafkaName).raw(L_PUNCT)
                 .raw(r.timestamp())
-                .raw(" keySize: ").raw(r.keyLength())
-                .raw(" valueSize: ").raw(r.valueLength());
+                .raw(L_KEY_SIZE).raw(r.keyLength())
+                .raw(L_VALUE_SIZE).raw(r.valueLength());
         if (b.magic() >= 2) {
-            o.raw(" sequence: ").raw(r.sequence()).raw(" headerKeys: [");
+            o.raw(L_SEQUENCE).raw(r.sequence()).raw(L_HEADER_KEYS);
             HeaderIterator h = r.headers();
             boolean first = true;
             while (h.next()) {
@@ -135,35 +170,35 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
             }
             o.raw(']');
         } else {
-            o.raw(" isValid: ").raw(r.isValid()).raw(" crc: ").raw(r.checksumOrMinusOne());
+            o.raw(L_IS_VALID).raw(r.isValid()).raw(L_CRC).raw(r.checksumOrMinusOne());
         }
         if (content instanceof RecordContent.Coordinator c) {
             if (!fast(c)) {
                 CoordinatorResult result = c.result();
-                o.raw(" key: ");
+                o.raw(L_KEY);
                 KafkaDumpText.writeKey(o, result, r.offset());
                 KafkaDumpText.writePayload(o, result);
             }
         } else if (content instanceof RecordContent.Control c) {
             appendControl(c);
         } else if (content instanceof RecordContent.Metadata m) {
-            o.raw(" payload: ").raw(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
+            o.raw(L_PAYLOAD).raw(KafkaDumpText.metadataPayloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.RemoteLogMetadata m) {
-            o.raw(" payload: ").raw(RemoteLogMetadataText.payloadText(m.result(), r.offset()));
+            o.raw(L_PAYLOAD).raw(RemoteLogMetadataText.payloadText(m.result(), r.offset()));
         } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
             // as DumpLogSegments' --key-decoder-class/--value-decoder-class print: key then payload, when present
             if (r.hasKey()) {
-                o.raw(" key: ").raw(PluginJson.plainText(p.key()));
+                o.raw(L_KEY).raw(PluginJson.plainText(p.key()));
             }
             if (r.hasValue()) {
-                o.raw(" payload: ").raw(PluginJson.plainText(p.value()));
+                o.raw(L_PAYLOAD).raw(PluginJson.plainText(p.value()));
             }
         } else if (printData) {
             if (r.hasKey()) {
-                o.raw(" key: ").raw(ByteFormat.kafkaUtf8(r.buffer(), r.keyOffset(), r.keyLength()));
+                o.raw(L_KEY).raw(ByteFormat.kafkaUtf8(r.buffer(), r.keyOffset(), r.keyLength()));
             }
             if (r.hasValue()) {
-                o.raw(" payload: ").raw(ByteFormat.kafkaUtf8(r.buffer(), r.valueOffset(), r.valueLength()));
+                o.raw(L_PAYLOAD).raw(ByteFormat.kafkaUtf8(r.buffer(), r.valueOffset(), r.valueLength()));
             }
         }
         o.raw('\n');
@@ -176,17 +211,17 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
             return false;
         }
         long mark = o.mark();
-        o.raw(" key: {\"type\":\"").raw(stream.schema().type()).raw("\",\"data\":");
+        o.raw(L_KEY_TYPE).raw(stream.schema().type()).raw(L_DATA);
         if (!stream.writeKeyData(o)) {
             o.rewind(mark);
             return false;
         }
-        o.raw("} payload: ");
+        o.raw(L_PAYLOAD_2);
         if (stream.isTombstone()) {
             o.raw(io.segscope.format.json.CoordinatorJson.DELETE);
             return true;
         }
-        o.raw("{\"version\":\"").raw(stream.valueVersion()).raw("\",\"data\":");
+        o.raw(L_VERSION).raw(stream.valueVersion()).raw(L_DATA);
         if (!stream.writeValueData(o)) {
             o.rewind(mark);
             return false;

@@ -28,6 +28,37 @@ import java.io.PrintWriter;
  * quotes and newlines in group ids or metadata cannot make a line ambiguous; times are ISO-8601 UTC.
  */
 public final class TextDumpWriter extends ByteDumpWriter {
+    // pieces of the lines, encoded once
+    private static final byte[] L_OFFSETS = JsonOut.utf8("offsets ");
+    private static final byte[] L_PUNCT = JsonOut.utf8("..");
+    private static final byte[] L_COUNT = JsonOut.utf8(" count ");
+    private static final byte[] L_OFFSET = JsonOut.utf8("offset ");
+    private static final byte[] L_MAGIC = JsonOut.utf8(" magic ");
+    private static final byte[] L_SIZE = JsonOut.utf8(" size ");
+    private static final byte[] L_PRODUCER = JsonOut.utf8(" producer ");
+    private static final byte[] L_SEQ = JsonOut.utf8(" seq ");
+    private static final byte[] L_LEADER_EPOCH = JsonOut.utf8(" leaderEpoch ");
+    private static final byte[] L_TRANSACTIONAL = JsonOut.utf8(" transactional");
+    private static final byte[] L_CONTROL = JsonOut.utf8(" control");
+    private static final byte[] L_DELETE_HORIZON = JsonOut.utf8(" deleteHorizon ");
+    private static final byte[] L_CRC_0X = JsonOut.utf8(" crc 0x");
+    private static final byte[] L_PUNCT_2 = JsonOut.utf8("  ");
+    private static final byte[] L_KEY = JsonOut.utf8(" key ");
+    private static final byte[] L_VALUE_NULL_TOMBSTONE = JsonOut.utf8(" value null (tombstone)");
+    private static final byte[] L_VALUE_V = JsonOut.utf8(" value v");
+    private static final byte[] L_UNKNOWN = JsonOut.utf8(" UNKNOWN ");
+    private static final byte[] L_TYPE = JsonOut.utf8(" type ");
+    private static final byte[] L_VERSION = JsonOut.utf8(" version ");
+    private static final byte[] L_PUNCT_3 = JsonOut.utf8(": ");
+    private static final byte[] L_CONTROL_2 = JsonOut.utf8(" control ");
+    private static final byte[] L_COORDINATOR_EPOCH = JsonOut.utf8(" coordinatorEpoch ");
+    private static final byte[] L_ERROR = JsonOut.utf8(" ERROR ");
+    private static final byte[] L_V = JsonOut.utf8(" v");
+    private static final byte[] L_DECODER = JsonOut.utf8(" decoder ");
+    private static final byte[] L_VALUE = JsonOut.utf8(" value ");
+    private static final byte[] L_HEADERS = JsonOut.utf8(" headers {");
+    private static final byte[] L_PUNCT_4 = JsonOut.utf8(", ");
+    private static final byte[] L_CRC_MISMATCH = JsonOut.utf8(" CRC-MISMATCH");
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final PrintWriter err;
@@ -35,6 +66,7 @@ public final class TextDumpWriter extends ByteDumpWriter {
     private final ByteFormat valueFormat;
     private final boolean quietWhenEmpty;
     private final CoordinatorStream stream = new CoordinatorStream();
+    private final Times.Last recordTime = new Times.Last();
     private boolean headerShown;
     private long batches;
     private long records;
@@ -78,37 +110,37 @@ public final class TextDumpWriter extends ByteDumpWriter {
         batches++;
         o.raw('@').raw(b.position()).raw(' ');
         if (b.magic() >= 2) {
-            o.raw("offsets ").raw(b.baseOffset()).raw("..").raw(b.lastOffset())
-                    .raw(" count ").raw(b.countOrMinusOne());
+            o.raw(L_OFFSETS).raw(b.baseOffset()).raw(L_PUNCT).raw(b.lastOffset())
+                    .raw(L_COUNT).raw(b.countOrMinusOne());
         } else {
-            o.raw("offset ").raw(b.lastOffset());
+            o.raw(L_OFFSET).raw(b.lastOffset());
         }
-        o.raw(" magic ").raw(b.magic())
+        o.raw(L_MAGIC).raw(b.magic())
                 .raw(' ').raw(b.compression() == null ? "codec?" : b.compression().kafkaName)
-                .raw(" size ").raw(b.sizeInBytes())
+                .raw(L_SIZE).raw(b.sizeInBytes())
                 .raw(' ').raw(b.timestampType().kafkaName).raw(' ');
         Times.iso(o, b.maxTimestamp());
         if (b.magic() >= 2) {
             if (b.producerId() >= 0) {
-                o.raw(" producer ").raw(b.producerId()).raw('/').raw(b.producerEpoch())
-                        .raw(" seq ").raw(b.baseSequence()).raw("..").raw(b.lastSequence());
+                o.raw(L_PRODUCER).raw(b.producerId()).raw('/').raw(b.producerEpoch())
+                        .raw(L_SEQ).raw(b.baseSequence()).raw(L_PUNCT).raw(b.lastSequence());
             }
-            o.raw(" leaderEpoch ").raw(b.partitionLeaderEpoch());
+            o.raw(L_LEADER_EPOCH).raw(b.partitionLeaderEpoch());
             if (b.isTransactional()) {
-                o.raw(" transactional");
+                o.raw(L_TRANSACTIONAL);
                 if (transaction != null) {
                     o.raw(' ').raw(transaction.label);
                 }
             }
             if (b.isControl()) {
-                o.raw(" control");
+                o.raw(L_CONTROL);
             }
             if (b.hasDeleteHorizon()) {
-                o.raw(" deleteHorizon ");
+                o.raw(L_DELETE_HORIZON);
                 Times.iso(o, b.deleteHorizonMs());
             }
         }
-        o.raw(" crc 0x");
+        o.raw(L_CRC_0X);
         long crc = b.storedCrc();
         for (int shift = 28; shift >= 0; shift -= 4) {
             o.raw((char) HEX[(int) (crc >>> shift) & 0xF]);
@@ -120,10 +152,10 @@ public final class TextDumpWriter extends ByteDumpWriter {
     @Override
     public void record(LogFile target, Batch b, LogRecord r, RecordContent content) {
         records++;
-        o.raw("  ").raw(r.offset()).raw(' ');
-        Times.iso(o, r.timestamp());
+        o.raw(L_PUNCT_2).raw(r.offset()).raw(' ');
+        recordTime.iso(o, r.timestamp());
         if (b.producerId() >= 0 && r.sequence() >= 0) {
-            o.raw(" seq ").raw(r.sequence());
+            o.raw(L_SEQ).raw(r.sequence());
         }
         if (content instanceof RecordContent.RemoteLogMetadata rm) {
             content = new RecordContent.Metadata(rm.result());
@@ -132,32 +164,32 @@ public final class TextDumpWriter extends ByteDumpWriter {
             // written from the record's bytes
         } else if (content instanceof RecordContent.Coordinator c) {
             if (c.result() instanceof Decoded d) {
-                o.raw(' ').raw(d.schema().name()).raw(" key ");
+                o.raw(' ').raw(d.schema().name()).raw(L_KEY);
                 CoordinatorJson.writeStruct(o, d.key());
                 if (d.isTombstone()) {
-                    o.raw(" value null (tombstone)");
+                    o.raw(L_VALUE_NULL_TOMBSTONE);
                 } else {
-                    o.raw(" value v").raw(d.valueVersion()).raw(' ');
+                    o.raw(L_VALUE_V).raw(d.valueVersion()).raw(' ');
                     CoordinatorJson.writeStruct(o, d.value());
                 }
             } else {
                 Unknown u = (Unknown) c.result();
-                o.raw(" UNKNOWN ").raw(u.reason().violation().kind())
-                        .raw(" type ").raw(u.recordType());
+                o.raw(L_UNKNOWN).raw(u.reason().violation().kind())
+                        .raw(L_TYPE).raw(u.recordType());
                 if (u.valueVersion() >= 0) {
-                    o.raw(" version ").raw(u.valueVersion());
+                    o.raw(L_VERSION).raw(u.valueVersion());
                 }
                 if (u.decodedKey() != null) {
-                    o.raw(" key ");
+                    o.raw(L_KEY);
                     CoordinatorJson.writeStruct(o, u.decodedKey());
                 }
-                o.raw(": ").raw(u.kafkaMessage());
+                o.raw(L_PUNCT_3).raw(u.kafkaMessage());
             }
         } else if (content instanceof RecordContent.Control c) {
-            o.raw(" control ").raw(c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN
+            o.raw(L_CONTROL_2).raw(c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN
                     ? "type " + c.typeId() : c.type().name());
             if (c.coordinatorEpoch() >= 0) {
-                o.raw(" coordinatorEpoch ").raw(c.coordinatorEpoch());
+                o.raw(L_COORDINATOR_EPOCH).raw(c.coordinatorEpoch());
             }
             if (c.value() instanceof ControlValue.Message m) {
                 o.raw(' ');
@@ -165,43 +197,43 @@ public final class TextDumpWriter extends ByteDumpWriter {
             }
             String error = c.error() != null ? c.error() : c.valueError();
             if (error != null) {
-                o.raw(" ERROR ").raw(Violation.INVALID_CONTROL_RECORD.kind()).raw(": ").raw(error);
+                o.raw(L_ERROR).raw(Violation.INVALID_CONTROL_RECORD.kind()).raw(L_PUNCT_3).raw(error);
             }
         } else if (content instanceof RecordContent.Metadata m) {
             if (m.result() instanceof MetadataDecoded d) {
-                o.raw(' ').raw(d.typeName()).raw(" v").raw(d.version()).raw(' ');
+                o.raw(' ').raw(d.typeName()).raw(L_V).raw(d.version()).raw(' ');
                 MetadataJson.writeStruct(o, d.value(), d.value().version());
             } else {
                 MetadataUnknown u = (MetadataUnknown) m.result();
-                o.raw(" UNKNOWN ").raw(u.reason().violation().kind()).raw(": ").raw(u.kafkaMessage());
+                o.raw(L_UNKNOWN).raw(u.reason().violation().kind()).raw(L_PUNCT_3).raw(u.kafkaMessage());
             }
         } else if (content instanceof RecordContent.Plugin p && p.error() == null) {
-            o.raw(" decoder ").quoted(p.decoder())
-                    .raw(" key ").raw(r.hasKey() ? PluginJson.text(p.key()) : "null")
-                    .raw(" value ").raw(r.hasValue() ? PluginJson.text(p.value()) : "null");
+            o.raw(L_DECODER).quoted(p.decoder())
+                    .raw(L_KEY).raw(r.hasKey() ? PluginJson.text(p.key()) : "null")
+                    .raw(L_VALUE).raw(r.hasValue() ? PluginJson.text(p.value()) : "null");
         } else {
             if (content instanceof RecordContent.Plugin p) {
-                o.raw(" decoder ").quoted(p.decoder()).raw(" ERROR ").raw(p.error());
+                o.raw(L_DECODER).quoted(p.decoder()).raw(L_ERROR).raw(p.error());
             }
-            o.raw(" key ").raw(render(keyFormat, r, r.keyOffset(), r.keyLength()));
-            o.raw(" value ").raw(render(valueFormat, r, r.valueOffset(), r.valueLength()));
+            o.raw(L_KEY).raw(render(keyFormat, r, r.keyOffset(), r.keyLength()));
+            o.raw(L_VALUE).raw(render(valueFormat, r, r.valueOffset(), r.valueLength()));
         }
         if (r.headerCount() > 0) {
-            o.raw(" headers {");
+            o.raw(L_HEADERS);
             HeaderIterator h = r.headers();
             boolean first = true;
             while (h.next()) {
                 if (!first) {
-                    o.raw(", ");
+                    o.raw(L_PUNCT_4);
                 }
                 first = false;
-                o.quoted(ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength())).raw(": ");
+                o.quoted(ByteFormat.kafkaUtf8(h.buffer(), h.keyOffset(), h.keyLength())).raw(L_PUNCT_3);
                 o.raw(h.valueLength() < 0 ? "null" : renderBytes(valueFormat, h.buffer(), h.valueOffset(), h.valueLength()));
             }
             o.raw('}');
         }
         if (!r.isValid()) {
-            o.raw(" CRC-MISMATCH");
+            o.raw(L_CRC_MISMATCH);
         }
         o.raw('\n');
         lineDone();
@@ -213,16 +245,16 @@ public final class TextDumpWriter extends ByteDumpWriter {
             return false;
         }
         long mark = o.mark();
-        o.raw(' ').raw(stream.schema().name()).raw(" key ");
+        o.raw(' ').raw(stream.schema().name()).raw(L_KEY);
         if (!stream.writeKeyData(o)) {
             o.rewind(mark);
             return false;
         }
         if (stream.isTombstone()) {
-            o.raw(" value null (tombstone)");
+            o.raw(L_VALUE_NULL_TOMBSTONE);
             return true;
         }
-        o.raw(" value v").raw(stream.valueVersion()).raw(' ');
+        o.raw(L_VALUE_V).raw(stream.valueVersion()).raw(' ');
         if (!stream.writeValueData(o)) {
             o.rewind(mark);
             return false;

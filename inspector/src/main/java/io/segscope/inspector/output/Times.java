@@ -19,6 +19,21 @@ public final class Times {
         return Instant.ofEpochMilli(epochMs).toString();
     }
 
+    /** {@link #iso(JsonOut, long)} that remembers the last instant's text (a batch's records share it). */
+    static final class Last {
+        private long epochMs = Long.MIN_VALUE;
+        private final JsonOut text = new JsonOut(32);
+
+        void iso(JsonOut o, long ms) {
+            if (ms != epochMs) {
+                text.reset();
+                Times.iso(text, ms);
+                epochMs = ms;
+            }
+            o.raw(text.array(), 0, text.size());
+        }
+    }
+
     /**
      * Appends exactly {@link #iso(long)}'s text ({@code Instant.toString()}: the milliseconds only
      * when not zero), computed without objects for the years 1970 to 9999.

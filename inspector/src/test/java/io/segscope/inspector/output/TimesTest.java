@@ -10,10 +10,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@link Times#iso(JsonOut, long)} writes {@code Instant.toString()} for every kind of millisecond. */
 class TimesTest {
+    private static final Times.Last LAST = new Times.Last();
+
     private static void same(long ms) {
         JsonOut o = new JsonOut(32);
         Times.iso(o, ms);
         assertThat(o.toString()).as("%d", ms).isEqualTo(ms < 0 ? "-" : Instant.ofEpochMilli(ms).toString());
+        for (int i = 0; i < 2; i++) { // the remembered text, and the same instant again
+            JsonOut remembered = new JsonOut(32);
+            LAST.iso(remembered, ms);
+            assertThat(remembered.toString()).as("%d remembered", ms).isEqualTo(o.toString());
+        }
     }
 
     @Test
