@@ -125,17 +125,21 @@ class KeyOffsetMapTest {
         }
         long grown = usedHeap() - before;
         assertThat(map.size()).isEqualTo(80_000);
-        // 80,000 keys as objects would take several MB; the map holds them in one array of at most
-        // Kafka's 2.4 MB (grown to it here: more than half of the 100,000 slots are used)
+        // 80,000 keys as objects would take 7 MB or more (a byte[] and a ByteBuffer each); the map holds
+        // them in one array of at most Kafka's 2.4 MB (grown to it here: more than half of the
+        // 100,000 slots are used). The used heap is read as the least of three readings after GCs,
+        // with 2 MB of slack for what the JVM and the test runner allocate meanwhile.
         assertThat(map.capacity()).isEqualTo(100_000);
-        assertThat(grown).isLessThan(24L * 100_000 + 1_000_000);
+        assertThat(grown).isLessThan(24L * 100_000 + 2_000_000);
     }
 
     private static long usedHeap() {
         Runtime rt = Runtime.getRuntime();
+        long least = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
             System.gc();
+            least = Math.min(least, rt.totalMemory() - rt.freeMemory());
         }
-        return rt.totalMemory() - rt.freeMemory();
+        return least;
     }
 }
