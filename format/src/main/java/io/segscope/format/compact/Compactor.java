@@ -66,7 +66,17 @@ public final class Compactor {
      * must not exist yet.
      */
     public static CompactResult compact(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
-        return intoNewDir(partitionDir, settings, outDir, ".compacting-", c -> {
+        return compact(partitionDir, settings, outDir, false);
+    }
+
+    /**
+     * {@link #compact(Path, CompactSettings, Path)}; with {@code replace}, an output partition of the
+     * same name is replaced once the new one is complete (never before: an interrupted run leaves
+     * the old one as it was).
+     */
+    public static CompactResult compact(Path partitionDir, CompactSettings settings, Path outDir, boolean replace)
+            throws IOException {
+        return intoNewDir(partitionDir, settings, outDir, ".compacting-", replace, c -> {
             CompactStats stats = c.run();
             c.assemble();
             return stats;
@@ -83,11 +93,11 @@ public final class Compactor {
      * to the partition's name when complete, deleted when not.
      */
     private static CompactResult intoNewDir(Path partitionDir, CompactSettings settings, Path outDir, String suffix,
-                                            Output output) throws IOException {
+                                            boolean replace, Output output) throws IOException {
         Path in = partitionDir.toRealPath();
         Path out = outsideInput(in, outDir);
         Path target = out.resolve(in.getFileName());
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+        if (!replace && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(target.toString(), null, "the output partition exists already");
         }
         Path work = Files.createTempDirectory(out, "." + in.getFileName() + suffix);
@@ -95,7 +105,16 @@ public final class Compactor {
         try {
             Compactor c = new Compactor(in, settings, work, false);
             CompactStats stats = output.write(c);
-            Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+            if (replace && Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                // the old output out of the way under a temporary name, the new one in, the old one gone
+                Path old = Files.createTempDirectory(out, "." + in.getFileName() + ".replaced-");
+                Files.delete(old);
+                Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+                deleteTree(old);
+            } else {
+                Files.move(work, target, StandardCopyOption.ATOMIC_MOVE);
+            }
             ok = true;
             return new CompactResult(java.util.Optional.of(target), stats, c.inputDamage());
         } finally {
@@ -129,7 +148,13 @@ public final class Compactor {
      * Kafka's cleaner output.
      */
     public static CompactResult snapshot(Path partitionDir, CompactSettings settings, Path outDir) throws IOException {
-        return intoNewDir(partitionDir, settings, outDir, ".snapshot-", c -> {
+        return snapshot(partitionDir, settings, outDir, false);
+    }
+
+    /** {@link #snapshot(Path, CompactSettings, Path)}, replacing an existing output as {@link #compact(Path, CompactSettings, Path, boolean)} does. */
+    public static CompactResult snapshot(Path partitionDir, CompactSettings settings, Path outDir, boolean replace)
+            throws IOException {
+        return intoNewDir(partitionDir, settings, outDir, ".snapshot-", replace, c -> {
             Path in = c.input;
             Path work = c.work;
             ProducerReplay replay = c.scan();

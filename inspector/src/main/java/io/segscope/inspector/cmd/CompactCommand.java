@@ -90,8 +90,12 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "DIR",
             description = "Write each compacted partition to DIR/<partition> (under a temporary name, renamed when complete; "
-                    + "an existing partition there is an error). Not inside an input.")
+                    + "an existing partition there is an error unless --force). Not inside an input.")
     Path out;
+
+    @Option(names = "--force",
+            description = "Replace an existing DIR/<partition>, once the new one is complete (an interrupted run leaves the old one).")
+    boolean force;
 
     @Option(names = "--dry-run",
             description = "Write nothing: what a broker's cleaner would decide now (dirty ratio, first uncleanable offset) "
@@ -292,6 +296,9 @@ public final class CompactCommand implements Callable<Integer> {
         if (snapshot && dryRun) {
             throw new CommandLine.ParameterException(cl, "--snapshot writes a partition: it needs --out, not --dry-run");
         }
+        if (force && dryRun) {
+            throw new CommandLine.ParameterException(cl, "--force replaces an output: it needs --out, not --dry-run");
+        }
         if (threads < 1 || threads > 64) {
             throw new CommandLine.ParameterException(cl, "--threads must be 1..64, not " + threads);
         }
@@ -480,14 +487,14 @@ public final class CompactCommand implements Callable<Integer> {
                 CompactResult r = Compactor.dryRun(dir, settings);
                 return done(t, decision, r, settings, System.nanoTime() - start);
             }
-            CompactResult r = snapshot ? Compactor.snapshot(dir, settings, out) : Compactor.compact(dir, settings, out);
+            CompactResult r = snapshot ? Compactor.snapshot(dir, settings, out, force) : Compactor.compact(dir, settings, out, force);
             return done(t, null, r, settings, System.nanoTime() - start);
         } catch (FormatException e) {
             return new Done(null, null, t.name() + ": " + e.getMessage(), false, null, 0, List.of());
         } catch (NoSuchFileException e) {
             return new Done(null, null, t.name() + ": " + e.getFile() + ": no such file", true, null, 0, List.of());
         } catch (java.nio.file.FileAlreadyExistsException e) {
-            return new Done(null, null, t.name() + ": " + e.getFile() + " exists already: choose another --out or remove it", true, null, 0, List.of());
+            return new Done(null, null, t.name() + ": " + e.getFile() + " exists already: choose another --out, remove it, or give --force", true, null, 0, List.of());
         } catch (IOException | UncheckedIOException e) {
             return new Done(null, null, t.name() + ": " + e.getMessage(), true, null, 0, List.of());
         } catch (IllegalArgumentException | IllegalStateException e) {
