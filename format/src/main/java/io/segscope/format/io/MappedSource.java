@@ -19,8 +19,33 @@ public final class MappedSource {
     private MappedSource() {
     }
 
-    /** Maps {@code file} read-only; {@code name} is what errors call it. */
+    /** Files larger than this are read through a window ({@link #windowedAbove()}). */
+    public static final long WINDOWED_ABOVE = 256L << 20;
+    /** The system property that sets another size than {@link #WINDOWED_ABOVE} (bytes). */
+    public static final String WINDOWED_ABOVE_PROPERTY = "segscope.windowedAbove";
+
+    /**
+     * The size above which {@link #open} reads a file through a window of memory
+     * ({@link WindowedFileSource}) instead of mapping it: the resident set then holds the window,
+     * not the file. Segments of Kafka's default 1 GiB (and the 2 GiB ceiling) are read so; 100 MiB
+     * {@code __consumer_offsets} segments and every index are mapped.
+     */
+    public static long windowedAbove() {
+        return Long.getLong(WINDOWED_ABOVE_PROPERTY, WINDOWED_ABOVE);
+    }
+
+    /**
+     * Maps {@code file} read-only ({@code name} is what errors call it), or reads it through a
+     * window when it is larger than {@link #windowedAbove()}.
+     */
     public static ByteSource open(Path file, String name) {
+        try {
+            if (java.nio.file.Files.size(file) > windowedAbove()) {
+                return new WindowedFileSource(file, name);
+            }
+        } catch (IOException e) {
+            throw FormatException.at(Violation.IO_ERROR, name, 0).note(IoReasons.of(e)).build(e);
+        }
         return new BufferSource(map(file, name), name, null);
     }
 

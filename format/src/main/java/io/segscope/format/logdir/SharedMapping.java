@@ -57,6 +57,9 @@ public final class SharedMapping implements FileEntry {
 
     @Override
     public ByteSource open() {
+        if (file.size() > MappedSource.windowedAbove()) {
+            return MappedSource.open(file.toPath(), file.path()); // read through a window of each reader's own
+        }
         ByteSource m;
         synchronized (this) {
             if (mapped == null) {
