@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * classes, the same records with bytes flipped, cut and inserted, and every coordinator record of
  * the corpus.
  */
-class CoordinatorStreamTest {
+public class CoordinatorStreamTest {
     private static final JsonOut.Name OWNER = JsonOut.name("owner");
     private static final JsonOut.Name OWNER_KIND = JsonOut.name("ownerKind");
     private static final JsonOut.Name KEY_TOPIC = JsonOut.name("keyTopic");
@@ -41,8 +41,11 @@ class CoordinatorStreamTest {
     private static final JsonOut.Name KEY_PARTITION = JsonOut.name("keyPartition");
     private static final List<KafkaRoundTripTest.Cell> CELLS = KafkaRoundTripTest.cells();
 
-    /** Whether the fast path wrote the record; asserts that what it wrote is the decoder's text. */
-    static boolean sameAsDecoder(CoordinatorTopic topic, ByteBuffer kb, int ko, int kl, ByteBuffer vb, int vo, int vl,
+    /**
+     * Whether the fast path wrote the record; asserts that what it wrote is the decoder's text.
+     * The fuzz tests (io.segscope.format.fuzz) hold it to the same rule on any bytes.
+     */
+    public static boolean sameAsDecoder(CoordinatorTopic topic, ByteBuffer kb, int ko, int kl, ByteBuffer vb, int vo, int vl,
                                  String where) {
         CoordinatorRecordDecoder decoder = CoordinatorRecordDecoder.forTopic(topic);
         CoordinatorStream stream = new CoordinatorStream();
