@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.server.util.KafkaScheduler;
 import org.apache.kafka.storage.internals.log.LogConfig;
@@ -39,12 +40,7 @@ final class BrokerRestart {
         KafkaScheduler scheduler = new KafkaScheduler(1);
         scheduler.startup();
         try {
-            UnifiedLog log = UnifiedLog.create(partitionDir.toFile(), config, 0L, 0L, scheduler, new BrokerTopicStats(),
-                    clock(now), 900_000, new ProducerStateManagerConfig(86_400_000, false), 600_000,
-                    new LogDirFailureChannel(1), false, Optional.empty());
-            log.prepareActiveSegmentForClose();
-            log.flush(true);
-            log.close();
+            recoverAndShutDown(partitionDir, now, config, Optional.empty(), scheduler);
         } finally {
             try {
                 scheduler.shutdown();
@@ -52,6 +48,22 @@ final class BrokerRestart {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * The same with the topic's {@code config} and {@code scheduler}; with a {@code topicId}, Kafka
+     * also writes {@code partition.metadata}. Returns the log end offset.
+     */
+    static long recoverAndShutDown(Path partitionDir, long now, LogConfig config, Optional<Uuid> topicId,
+            KafkaScheduler scheduler) throws IOException {
+        UnifiedLog log = UnifiedLog.create(partitionDir.toFile(), config, 0L, 0L, scheduler, new BrokerTopicStats(),
+                clock(now), 900_000, new ProducerStateManagerConfig(86_400_000, false), 600_000,
+                new LogDirFailureChannel(1), false, topicId);
+        long end = log.logEndOffset();
+        log.prepareActiveSegmentForClose();
+        log.flush(true);
+        log.close();
+        return end;
     }
 
     private static Time clock(long now) {

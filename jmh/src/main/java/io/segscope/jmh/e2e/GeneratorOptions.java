@@ -14,6 +14,7 @@ final class GeneratorOptions {
     static final String USAGE = String.join("\n",
             "usage: OffsetsSegmentGenerator --out DIR [--preset realistic] [options]",
             "  --out DIR                the log dir to write __consumer_offsets-0 into",
+            "  --partition N            write __consumer_offsets-N instead, of groups that hash to N of 50 (0)",
             "  --seed N                 random seed (42); the same options give the same bytes",
             "  --size-mib N             stop before the batch that would take the partition past N MiB (100)",
             "  --max-batches N          stop after N batches",
@@ -66,6 +67,8 @@ final class GeneratorOptions {
     /** 0: unbounded, the original mix. */
     int metadataMaxChars;
     boolean indexes;
+    /** The {@code __consumer_offsets} partition written, and the one every group id hashes to. */
+    int partition;
 
     /**
      * The partition of the performance issue: about 10,000 groups of about 20 partitions each, 300
@@ -110,6 +113,9 @@ final class GeneratorOptions {
         if (o.out == null) {
             throw new IllegalArgumentException("--out is required");
         }
+        if (o.partition < 0 || o.partition >= OffsetsSegmentGenerator.OFFSETS_PARTITIONS) {
+            throw new IllegalArgumentException("--partition takes 0 to 49, not " + o.partition);
+        }
         return o;
     }
 
@@ -119,6 +125,7 @@ final class GeneratorOptions {
             switch (a) {
                 case "--out" -> out = Path.of(value(args, ++i));
                 case "--preset" -> i++;
+                case "--partition" -> partition = Integer.parseInt(value(args, ++i));
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
                 case "--size-mib" -> sizeMib = Long.parseLong(value(args, ++i));
                 case "--compression" -> codec = value(args, ++i).toLowerCase(Locale.ROOT);

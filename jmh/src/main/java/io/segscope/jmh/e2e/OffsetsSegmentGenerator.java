@@ -194,7 +194,7 @@ public final class OffsetsSegmentGenerator {
      * files of an earlier run in the partition directory are replaced.
      */
     static Result generate(GeneratorOptions o) throws IOException {
-        Path dir = o.out.resolve("__consumer_offsets-0");
+        Path dir = o.out.resolve("__consumer_offsets-" + o.partition);
         Files.createDirectories(dir);
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.toList()) {
@@ -524,7 +524,7 @@ public final class OffsetsSegmentGenerator {
         } else {
             base = "spark-kafka-source-" + new Uuid(rnd.nextLong(), rnd.nextLong()) + "-" + index + "-driver-0";
         }
-        String id = onPartition0(base, groupIds);
+        String id = onPartition(base, groupIds, options.partition);
         int topicCount = 1 + (int) Math.floor(Math.pow(rnd.nextDouble(), 2.5) * options.maxGroupTopics);
         int[] ts = new int[topicCount];
         for (int i = 0; i < topicCount; i++) {
@@ -561,16 +561,20 @@ public final class OffsetsSegmentGenerator {
         return false;
     }
 
+    static String onPartition0(String base, Set<String> taken) {
+        return onPartition(base, taken, 0);
+    }
+
     /**
      * The first of {@code base}, {@code base-1}, {@code base-2}... not in {@code taken} that lands on
-     * partition 0 of 50 (Kafka's {@code partitionFor}); adds it to {@code taken}.
+     * partition {@code partition} of 50 (Kafka's {@code partitionFor}); adds it to {@code taken}.
      */
-    static String onPartition0(String base, Set<String> taken) {
+    static String onPartition(String base, Set<String> taken, int partition) {
         for (int i = 0; ; i++) {
             String g = i == 0 ? base : base + "-" + i;
             int h = g.hashCode();
             int abs = h == Integer.MIN_VALUE ? 0 : Math.abs(h);
-            if (abs % OFFSETS_PARTITIONS == 0 && taken.add(g)) {
+            if (abs % OFFSETS_PARTITIONS == partition && taken.add(g)) {
                 return g;
             }
         }
