@@ -45,7 +45,17 @@ public final class Segscope implements Runnable {
         PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), 1 << 16));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8));
         io.segscope.inspector.output.OutputBytes.register(out, stdout);
-        int code = newCommandLine(out, err).execute(args);
+        int code;
+        try {
+            code = newCommandLine(out, err).execute(args);
+        } catch (OutOfMemoryError e) {
+            // what the command held is unreachable now: enough room to say so, without a stack trace
+            out.flush();
+            err.println("segscope: out of memory: the Java heap (" + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB) is too small for this input; give more with SEGSCOPE_JAVA_OPTS=-Xmx2g (or more);"
+                    + " the output is incomplete");
+            code = EXIT_IO;
+        }
         out.flush();
         if (stdout.failure() != null && !stdout.readerHasGone()) {
             // a full disk or a closed file: the output is incomplete, which must not pass for success

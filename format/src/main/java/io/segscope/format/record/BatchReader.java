@@ -51,7 +51,7 @@ public final class BatchReader implements AutoCloseable {
         this.source = source;
         this.options = options;
         Checksums checksums = new Checksums();
-        this.decompressor = new Decompressor(options.maxDecompressedBytes());
+        this.decompressor = Decompressor.acquire(options.maxDecompressedBytes());
         this.batchView = new BatchView(checksums, decompressor);
         this.legacyView = new LegacyBatchView(checksums, decompressor);
         this.nextPosition = startPosition;
@@ -193,8 +193,14 @@ public final class BatchReader implements AutoCloseable {
         return tail;
     }
 
+    /** Gives the decompressor back to this thread (closing twice is harmless). */
     @Override
     public void close() {
-        decompressor.close();
+        if (!closed) {
+            closed = true;
+            decompressor.release();
+        }
     }
+
+    private boolean closed;
 }

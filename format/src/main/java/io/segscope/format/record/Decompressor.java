@@ -52,6 +52,45 @@ public final class Decompressor implements AutoCloseable {
     private long position;
     private long baseOffset;
 
+    /** Each thread's decompressors not in use, for the next reader ({@link #acquire}). */
+    private static final ThreadLocal<java.util.ArrayDeque<Decompressor>> FREE =
+            ThreadLocal.withInitial(java.util.ArrayDeque::new);
+    /** Decompressors a thread keeps for reuse; more are closed. */
+    private static final int KEPT_PER_THREAD = 4;
+
+    /**
+     * A decompressor of this cap for a reader on this thread: one the thread used before and
+     * {@link #release released}, else a new one. Its output buffer is off-heap (zstd-jni needs it)
+     * and freed only by the garbage collector, so a reader per segment each with its own would hold
+     * memory in proportion to the segments read between two collections: reused, a thread holds a
+     * few whatever the number of segments.
+     */
+    public static Decompressor acquire(int maxBytes) {
+        java.util.ArrayDeque<Decompressor> free = FREE.get();
+        for (java.util.Iterator<Decompressor> it = free.iterator(); it.hasNext(); ) {
+            Decompressor d = it.next();
+            if (d.maxBytes == maxBytes) {
+                it.remove();
+                return d;
+            }
+        }
+        return new Decompressor(maxBytes);
+    }
+
+    /**
+     * Gives this decompressor back to the current thread for the next reader (or closes it when
+     * the thread keeps enough). Nothing read from its output may be used afterwards.
+     */
+    public void release() {
+        java.util.ArrayDeque<Decompressor> free = FREE.get();
+        if (free.size() < KEPT_PER_THREAD && !free.contains(this)) {
+            written = 0;
+            free.push(this);
+        } else if (!free.contains(this)) {
+            close();
+        }
+    }
+
     /** @param maxBytes the most bytes one payload may decompress to */
     public Decompressor(int maxBytes) {
         this.maxBytes = maxBytes;
