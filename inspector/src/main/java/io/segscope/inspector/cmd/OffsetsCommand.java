@@ -101,12 +101,14 @@ public final class OffsetsCommand implements Callable<Integer> {
         }
         Map<String, String> rename = renames(spec.commandLine(), renames);
         try (OffsetsSource source = OffsetsSource.open("offsets", paths, err)) {
-            List<OffsetsSource.Replayed> replayed = source.replay(asOf);
-            boolean problems = source.reportProblems(replayed, err);
+            boolean problems = false;
             int count = partitions != null ? partitions : source.partitionsSeen();
             List<Row> rows = new ArrayList<>();
             Set<String> groupsSeen = new TreeSet<>();
-            for (OffsetsSource.Replayed r : replayed) {
+            // one partition's replay at a time: its rows are kept, its state is not
+            for (OffsetsSource.Part part : source.parts()) {
+                OffsetsSource.Replayed r = source.replay(part, asOf);
+                problems |= source.reportProblems(List.of(r), err);
                 if (partitions != null) {
                     for (ReplayedGroup g : r.result().groups().values()) {
                         int expected = CoordinatorPartition.of(g.groupId(), partitions);
@@ -139,7 +141,7 @@ public final class OffsetsCommand implements Callable<Integer> {
             out.flush();
             if (named.isEmpty()) {
                 err.print("offsets: no " + (pending ? "pending " : expired ? "expired " : "committed ")
-                        + "offset matched in " + replayed.size() + " partition(s) of " + OffsetsSource.TOPIC + "\n");
+                        + "offset matched in " + source.parts().size() + " partition(s) of " + OffsetsSource.TOPIC + "\n");
             }
             if (source.ioError()) {
                 return Segscope.EXIT_IO;

@@ -170,9 +170,14 @@ final class OffsetsSource implements AutoCloseable {
     List<Replayed> replay(AsOf asOf) {
         List<Replayed> out = new ArrayList<>();
         for (Part p : parts) {
-            out.add(new Replayed(p, OffsetsReplay.replay(p.files(), asOf)));
+            out.add(replay(p, asOf));
         }
         return out;
+    }
+
+    /** Replays one partition up to {@code asOf}. */
+    Replayed replay(Part p, AsOf asOf) {
+        return new Replayed(p, OffsetsReplay.replay(p.files(), asOf));
     }
 
     /** Prints the replays' load problems on {@code err}; true when there were any. */
