@@ -67,13 +67,8 @@ public final class GroupsCommand implements Callable<Integer> {
         AsOf asOf = replay.asOf();
         Set<Integer> only = coordinatorPartitions == null ? Set.of() : Set.copyOf(coordinatorPartitions);
         try (OffsetsSource source = OffsetsSource.open("groups", paths, err)) {
-            List<OffsetsSource.Replayed> replayed = new ArrayList<>();
-            for (OffsetsSource.Replayed r : source.replay(asOf)) {
-                if (only.isEmpty() || only.contains(r.part().partition())) {
-                    replayed.add(r);
-                }
-            }
-            boolean problems = source.reportProblems(replayed, err);
+            boolean problems = false;
+            int replayedCount = 0;
             JsonGenerator json = null;
             if (format == Format.jsonl) {
                 json = new JsonFactory().createGenerator(out);
@@ -85,7 +80,14 @@ public final class GroupsCommand implements Callable<Integer> {
             record Entry(ReplayedGroup g, long[] c, int pending, int partition) {
             }
             List<Entry> entries = new ArrayList<>();
-            for (OffsetsSource.Replayed r : replayed) {
+            // one partition's replay at a time: its groups are kept, its offsets table is not
+            for (OffsetsSource.Part part : source.parts()) {
+                if (!only.isEmpty() && !only.contains(part.partition())) {
+                    continue;
+                }
+                OffsetsSource.Replayed r = source.replay(part, asOf);
+                replayedCount++;
+                problems |= source.reportProblems(List.of(r), err);
                 Map<String, long[]> commits = new HashMap<>(); // group -> {partitions, last commit}
                 for (CommittedOffset o : r.result().offsets()) {
                     long[] c = commits.computeIfAbsent(o.group(), x -> new long[] {0, -1});
@@ -136,7 +138,7 @@ public final class GroupsCommand implements Callable<Integer> {
             }
             out.flush();
             if (entries.isEmpty()) {
-                err.print("groups: no group matched in " + replayed.size() + " partition(s) of " + OffsetsSource.TOPIC + "\n");
+                err.print("groups: no group matched in " + replayedCount + " partition(s) of " + OffsetsSource.TOPIC + "\n");
             }
             if (source.ioError()) {
                 return Segscope.EXIT_IO;
