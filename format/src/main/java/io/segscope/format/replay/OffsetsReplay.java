@@ -69,8 +69,9 @@ public final class OffsetsReplay implements RecordSink {
     final Map<String, ReplayedGroup> groups = new LinkedHashMap<>();
     final Map<Long, Map<Key, CommittedOffset>> pending = new LinkedHashMap<>();
     final List<Problem> problems = new ArrayList<>();
-    // per problem, the batches seen when it was found: shards' problems merge in log order by it
+    // per problem, the walk event it was found at (batches and file problems, counted alike by every shard): shards merge in log order by it
     final List<Long> problemBatch = new ArrayList<>();
+    /** Walk events so far, the same in every shard: batches, and the file problems between and after them. */
     private long batchesSeen;
     final Map<Short, Long> skippedTypes = new TreeMap<>();
     final List<String> files = new ArrayList<>();
@@ -247,7 +248,12 @@ public final class OffsetsReplay implements RecordSink {
         return new ReplayResult(List.of(this), asOf);
     }
 
+    /**
+     * A problem of the file (damage, a torn tail, a wrong CRC), found by every shard alike and kept
+     * by shard 0; it is a walk event of its own, so that the shards' problems merge in log order.
+     */
     private void fileProblem(Problem p) {
+        batchesSeen++;
         if (shard == 0) {
             problems.add(p);
             problemBatch.add(batchesSeen);

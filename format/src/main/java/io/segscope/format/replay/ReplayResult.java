@@ -67,7 +67,7 @@ public final class ReplayResult {
         if (shards.size() == 1) {
             return Collections.unmodifiableList(r.problems);
         }
-        // in log order: by the batch each was found at, then by offset (file problems first)
+        // in log order: by the walk event each was found at (a batch, or a file problem of its own), then by offset
         List<long[]> order = new ArrayList<>();
         for (int k = 0; k < shards.size(); k++) {
             OffsetsReplay s = shards.get(k);

@@ -1,0 +1,77 @@
+package io.segscope.format.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.segscope.format.compact.CompactSettings;
+import io.segscope.format.compact.Compactor;
+import io.segscope.format.error.FormatException;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.replay.AsOf;
+import io.segscope.format.replay.OffsetsReplay;
+import io.segscope.format.replay.ReplayResult;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The engines on the fuzzer's bytes as a {@code __consumer_offsets} segment (format/FUZZING.md):
+ * the offsets replay (one thread and three, which must agree) and the compaction's dry run. The
+ * outcome: a result (damage is reported in it, as the engines report it) or a
+ * {@link FormatException}; anything else is a finding.
+ */
+class EngineFuzzTest {
+    private static final String DIR = "__consumer_offsets-0";
+    private static final String LOG = "00000000000000000000.log";
+
+    /** What a replay says, for comparing two. */
+    private static String summary(ReplayResult r) {
+        return r.offsets() + "\n" + r.pendingOffsets() + "\n" + r.groups().keySet() + "\n"
+                + r.problems().stream().map(p -> p.message()).toList();
+    }
+
+    @FuzzTest(maxDuration = "30s")
+    void replay(byte[] bytes) {
+        List<LogFile> files = List.of(Fuzzed.logFile(bytes, DIR, LOG));
+        String one;
+        try {
+            one = summary(OffsetsReplay.replay(files, AsOf.END, 1));
+        } catch (FormatException expected) {
+            return;
+        }
+        assertThat(summary(OffsetsReplay.replay(files, AsOf.END, 3))).as("three threads give one thread's replay").isEqualTo(one);
+    }
+
+    private static Path partition;
+
+    /** The bytes as the only segment of a partition dir on disk (the compactor reads files). */
+    private static Path partitionWith(byte[] bytes) {
+        try {
+            if (partition == null) {
+                Path tmp = Files.createTempDirectory("segscope-fuzz-");
+                partition = Files.createDirectories(tmp.resolve(DIR));
+                // deleted at exit, the last registered first: the segment, its dir, the temporary dir
+                tmp.toFile().deleteOnExit();
+                partition.toFile().deleteOnExit();
+                partition.resolve(LOG).toFile().deleteOnExit();
+            }
+            Files.write(partition.resolve(LOG), bytes);
+            return partition;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @FuzzTest(maxDuration = "30s")
+    void compactDryRun(byte[] bytes) throws IOException {
+        Path dir = partitionWith(bytes);
+        try {
+            Compactor.dryRun(dir, CompactSettings.defaults(1_800_000_000_000L));
+        } catch (FormatException expected) {
+            // a partition the compactor refuses, saying why
+        }
+    }
+}
