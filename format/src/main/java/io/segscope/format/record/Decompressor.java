@@ -382,10 +382,14 @@ public final class Decompressor implements AutoCloseable {
                 ensureRoom(size);
                 copy(src, p, size);
             } else {
-                ensureRoom(Math.min(maxBlock, maxBytes - written));
+                int room = Math.min(maxBlock, maxBytes - written);
+                ensureRoom(room);
                 try {
                     written += lz4.decompress(src, p, size, out, written, Math.min(maxBlock, out.capacity() - written));
                 } catch (LZ4Exception e) {
+                    if (room < maxBlock && fitsOneBlock(src, p, size, maxBlock)) {
+                        throw tooLarge((long) maxBytes + 1); // a sound block, past the cap: not damage
+                    }
                     throw failure("lz4: " + e.getMessage());
                 }
             }
@@ -393,6 +397,19 @@ public final class Decompressor implements AutoCloseable {
         }
         if (contentChecksum && to - p < 4) {
             throw failure("lz4 content checksum truncated");
+        }
+    }
+
+    /**
+     * Whether an lz4 block that did not fit the room left under the cap decompresses into a whole
+     * block's room (at most 4 MiB, Kafka's largest): then the payload is too large, not damaged.
+     */
+    private boolean fitsOneBlock(ByteBuffer src, int p, int size, int maxBlock) {
+        try {
+            lz4.decompress(src, p, size, ByteBuffer.allocate(maxBlock), 0, maxBlock);
+            return true;
+        } catch (LZ4Exception e) {
+            return false;
         }
     }
 

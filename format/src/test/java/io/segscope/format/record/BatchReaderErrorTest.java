@@ -231,6 +231,36 @@ class BatchReaderErrorTest {
         }
     }
 
+    /**
+     * A bomb of every codec (one record of 8 MiB of zeros, a few KiB compressed, built by Kafka's
+     * own builder): refused at a 1 MiB cap with a typed error, not inflated.
+     */
+    @Test
+    void decompressionBombsOfEveryCodecStopAtTheCap() {
+        byte[] zeros = new byte[8 << 20];
+        for (org.apache.kafka.common.compress.Compression c : java.util.List.of(
+                org.apache.kafka.common.compress.Compression.gzip().build(),
+                org.apache.kafka.common.compress.Compression.snappy().build(),
+                org.apache.kafka.common.compress.Compression.lz4().build(),
+                org.apache.kafka.common.compress.Compression.zstd().build())) {
+            ByteBuffer bomb = MemoryRecords.withRecords(c, new org.apache.kafka.common.record.internal.SimpleRecord(0L, null, zeros))
+                    .buffer();
+            assertThat(bomb.remaining()).as("%s compressed", c.type()).isLessThan(1 << 20);
+            try (BatchReader r = new BatchReader(ByteSource.wrap(bomb, "bomb.log"),
+                    ReaderOptions.defaults().withMaxDecompressedBytes(1 << 20))) {
+                assertThat(r.next()).isTrue();
+                FormatException e = catchThrowableOfType(FormatException.class, () -> {
+                    io.segscope.format.record.RecordIterator it = r.batch().records();
+                    while (it.next()) {
+                        it.record();
+                    }
+                });
+                assertThat(e).as("%s", c.type()).isNotNull();
+                assertThat(e.violation()).as("%s", c.type()).isEqualTo(Violation.DECOMPRESSED_TOO_LARGE);
+            }
+        }
+    }
+
     @Test
     void garbledPayloadOfEveryCodecIsADecompressionFailure() {
         for (String codec : new String[]{"gzip", "snappy", "lz4", "zstd"}) {
