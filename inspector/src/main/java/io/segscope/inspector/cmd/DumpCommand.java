@@ -224,7 +224,7 @@ public final class DumpCommand implements Callable<Integer> {
             if (n > 1) {
                 ParallelDump.Result r = ParallelDump.walk(inputs.files(), n, walks,
                         tellTransactions ? inputs::transactionOutcomes : null, read.readerOptions(), (ByteDumpWriter) writer,
-                        done -> progress.update(done, 0));
+                        (done, records) -> progress.update(done, records));
                 clean = r.clean();
                 passed = r.recordsPassed();
                 unreadable = r.unreadableFiles();

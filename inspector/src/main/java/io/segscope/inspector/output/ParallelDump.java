@@ -22,7 +22,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -51,6 +50,11 @@ public final class ParallelDump {
     static final int AHEAD = 4;
 
     private ParallelDump() {
+    }
+
+    /** Told, after each chunk written, the input bytes and the records written so far. */
+    public interface Progress {
+        void written(long inputBytes, long records);
     }
 
     /** What the walks found, as one walk would report it. */
@@ -83,6 +87,7 @@ public final class ParallelDump {
         final JsonOut bytes;
         final List<Piece> pieces = new ArrayList<>();
         long inputBytes;
+        long records;
         boolean last;
         Throwable failure;
 
@@ -99,12 +104,12 @@ public final class ParallelDump {
      *     {@code outcomes}, shared between the workers)
      * @param outcomes how a partition's transactions ended, from its original log files (null:
      *     not told); when it gives null, the files are scanned with {@code options}
-     * @param progress told the input bytes written so far
+     * @param progress told the input bytes and the records written so far
      */
     public static Result walk(List<LogFile> files, int threads, Supplier<RecordWalk> walks,
                               Function<List<LogFile>, TransactionOutcomes> outcomes, ReaderOptions options,
                               ByteDumpWriter writer,
-                              LongConsumer progress) {
+                              Progress progress) {
         int n = threads;
         Map<String, LogFile> originals = new HashMap<>();
         for (LogFile f : files) {
@@ -139,6 +144,7 @@ public final class ParallelDump {
             running[i].start();
         }
         long written = 0;
+        long recordsWritten = 0;
         try {
             for (long c = 0; ; c++) {
                 Worker owner = workers[(int) (c % n)];
@@ -155,7 +161,8 @@ public final class ParallelDump {
                 }
                 write(chunk, writer);
                 written += chunk.inputBytes;
-                progress.accept(written);
+                recordsWritten += chunk.records;
+                progress.written(written, recordsWritten);
                 owner.recycle(chunk.bytes);
                 if (chunk.last) {
                     break;
@@ -386,6 +393,7 @@ public final class ParallelDump {
         @Override
         public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
             pieces.record(file, batch, record, content);
+            current.records++;
         }
 
         @Override
