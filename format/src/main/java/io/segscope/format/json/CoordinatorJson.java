@@ -24,13 +24,16 @@ import io.segscope.format.coordinator.StructValue;
 public final class CoordinatorJson {
     /** The text DumpLogSegments prints for a tombstone value. */
     public static final String DELETE = "<DELETE>";
+    private static final JsonOut.Name TYPE = JsonOut.name("type");
+    private static final JsonOut.Name VERSION = JsonOut.name("version");
+    private static final JsonOut.Name DATA = JsonOut.name("data");
 
     private CoordinatorJson() {
     }
 
     /** Writes {@code {"type":"N","data":{...}}}. */
     public static void writeKey(JsonOut g, Decoded d) {
-        writeLabelled(g, "type", d.recordType(), d.key());
+        writeLabelled(g, TYPE, d.recordType(), d.key());
     }
 
     /** Writes {@code {"version":"N","data":{...}}}, or JSON null for a tombstone. */
@@ -39,14 +42,14 @@ public final class CoordinatorJson {
             g.writeNull();
             return;
         }
-        writeLabelled(g, "version", d.valueVersion(), d.value());
+        writeLabelled(g, VERSION, d.valueVersion(), d.value());
     }
 
     /** {@code {"<label>":"<number>","data":{...}}}, the number as a string as Kafka prints it. */
-    private static void writeLabelled(JsonOut g, String label, short number, StructValue data) {
+    private static void writeLabelled(JsonOut g, JsonOut.Name label, short number, StructValue data) {
         g.writeStartObject();
         g.writeStringField(label, Short.toString(number));
-        g.writeFieldName("data");
+        g.writeFieldName(DATA);
         writeStruct(g, data);
         g.writeEndObject();
     }

@@ -633,33 +633,4 @@ public final class JsonOut {
         return this;
     }
 
-    public JsonOut writeStringField(String name, String value) {
-        writeFieldName(name);
-        return writeString(value);
-    }
-
-    public JsonOut writeNumberField(String name, long value) {
-        writeFieldName(name);
-        return writeNumber(value);
-    }
-
-    public JsonOut writeBooleanField(String name, boolean value) {
-        writeFieldName(name);
-        return writeBoolean(value);
-    }
-
-    public JsonOut writeNullField(String name) {
-        writeFieldName(name);
-        return writeNull();
-    }
-
-    public JsonOut writeObjectFieldStart(String name) {
-        writeFieldName(name);
-        return writeStartObject();
-    }
-
-    public JsonOut writeArrayFieldStart(String name) {
-        writeFieldName(name);
-        return writeStartArray();
-    }
 }

@@ -16,6 +16,9 @@ import io.segscope.format.coordinator.metadata.MetadataDecoded;
  * without padding, bytes standard base64. Written with {@link JsonOut}.
  */
 public final class MetadataJson {
+    private static final JsonOut.Name TYPE = JsonOut.name("type");
+    private static final JsonOut.Name VERSION = JsonOut.name("version");
+    private static final JsonOut.Name DATA = JsonOut.name("data");
     private MetadataJson() {
     }
 
@@ -36,9 +39,9 @@ public final class MetadataJson {
     public static String payloadText(MetadataDecoded d) {
         return StructJson.render(g -> {
             g.writeStartObject();
-            g.writeStringField("type", d.typeName());
-            g.writeNumberField("version", d.version());
-            g.writeFieldName("data");
+            g.writeStringField(TYPE, d.typeName());
+            g.writeNumberField(VERSION, d.version());
+            g.writeFieldName(DATA);
             writeStruct(g, d.value(), d.value().version());
             g.writeEndObject();
         });

@@ -164,18 +164,9 @@ public class CoordinatorStreamTest {
     private static boolean check(CoordinatorTopic topic, byte[] k, byte[] v, Random random, String where) {
         int ko = random.nextInt(7);
         int vo = random.nextInt(7);
-        ByteBuffer kb = place(k, ko, random.nextBoolean());
-        ByteBuffer vb = v == null ? null : place(v, vo, random.nextBoolean());
+        ByteBuffer kb = KafkaRoundTripTest.place(k, ko, random.nextBoolean());
+        ByteBuffer vb = v == null ? null : KafkaRoundTripTest.place(v, vo, random.nextBoolean());
         return sameAsDecoder(topic, kb, ko, k.length, vb, vo, v == null ? -1 : v.length, where);
-    }
-
-    private static ByteBuffer place(byte[] bytes, int offset, boolean direct) {
-        ByteBuffer b = direct ? ByteBuffer.allocateDirect(bytes.length + offset + 3) : ByteBuffer.allocate(bytes.length + offset + 3);
-        for (int i = 0; i < b.capacity(); i++) {
-            b.put(i, (byte) 0x5a);
-        }
-        b.put(offset, bytes);
-        return b;
     }
 
     /** OffsetCommitValue v4 by hand: offset, leader epoch, metadata, commit time, then the tags given (tag, bytes). */

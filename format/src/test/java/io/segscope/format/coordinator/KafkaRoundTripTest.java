@@ -97,7 +97,8 @@ public class KafkaRoundTripTest {
         }
     }
 
-    private static ByteBuffer place(byte[] bytes, int offset, boolean direct) {
+    /** The bytes inside a larger heap or direct buffer filled with 0x5a, at {@code offset}. */
+    static ByteBuffer place(byte[] bytes, int offset, boolean direct) {
         ByteBuffer b = direct ? ByteBuffer.allocateDirect(bytes.length + offset + 3) : ByteBuffer.allocate(bytes.length + offset + 3);
         for (int i = 0; i < b.capacity(); i++) {
             b.put(i, (byte) 0x5a);

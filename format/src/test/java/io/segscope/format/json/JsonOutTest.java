@@ -55,7 +55,7 @@ class JsonOutTest {
             String s = sb.toString();
             same((o, g) -> {
                 if (o != null) {
-                    o.writeStartObject().writeStringField(s, s).writeFieldName(JsonOut.name(s)).writeString(s).writeEndObject();
+                    o.writeStartObject().writeFieldName(s).writeString(s).writeFieldName(JsonOut.name(s)).writeString(s).writeEndObject();
                 } else {
                     g.writeStartObject();
                     g.writeStringField(s, s);
@@ -195,7 +195,7 @@ class JsonOutTest {
                         long mark = o.mark();
                         if (drop) {
                             // something written, then taken back: the output is as if it never was
-                            o.writeFieldName("dropped").writeStartObject().writeNumberField("x", 1);
+                            o.writeFieldName("dropped").writeStartObject().writeNumberField(JsonOut.name("x"), 1);
                             o.rewind(mark);
                         }
                         if (!encoded) {

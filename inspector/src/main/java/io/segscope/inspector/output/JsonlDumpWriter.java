@@ -51,6 +51,15 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
     /** Timestamp types' names, by ordinal. */
     private static final JsonOut.Text[] TIMESTAMP_TYPES = java.util.Arrays.stream(io.segscope.format.record.TimestampType.values())
             .map(t -> JsonOut.text(t.kafkaName)).toArray(JsonOut.Text[]::new);
+    private static final JsonOut.Name N_BASE64 = JsonOut.name("base64");
+    private static final JsonOut.Name N_CONTROL = JsonOut.name("control");
+    private static final JsonOut.Name N_CURRENT_TXN_FIRST_OFFSET = JsonOut.name("currentTxnFirstOffset");
+    private static final JsonOut.Name N_ERROR = JsonOut.name("error");
+    private static final JsonOut.Name N_FIRST_OFFSET = JsonOut.name("firstOffset");
+    private static final JsonOut.Name N_HEADERS = JsonOut.name("headers");
+    private static final JsonOut.Name N_KEY_ENCODING = JsonOut.name("keyEncoding");
+    private static final JsonOut.Name N_LAST_STABLE_OFFSET = JsonOut.name("lastStableOffset");
+    private static final JsonOut.Name N_OFFSET_DELTA = JsonOut.name("offsetDelta");
     private static final JsonOut.Name N_MAX_TIMESTAMP = JsonOut.name("maxTimestamp");
     private static final JsonOut.Name N_DELETE_HORIZON_MS = JsonOut.name("deleteHorizonMs");
     private static final JsonOut.Name N_TIMESTAMP = JsonOut.name("timestamp");
@@ -190,10 +199,6 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
     }
 
     /** Epoch ms, or null when absent (Kafka's -1). */
-    private void writeTimestamp(String field, long epochMs) {
-        writeTimestamp(JsonOut.name(field), epochMs);
-    }
-
     private void writeTimestamp(JsonOut.Name field, long epochMs) {
         if (epochMs < 0) {
             o.writeNullField(field);
@@ -235,7 +240,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
         }
         if (content instanceof RecordContent.Control c) {
             o.writeStringField(N_CONTENT, T_CONTROL);
-            o.writeObjectFieldStart("control");
+            o.writeObjectFieldStart(N_CONTROL);
             if (c.type() == io.segscope.format.record.ControlRecord.Type.UNKNOWN) {
                 o.writeNumberField(N_TYPE, c.typeId());
             } else {
@@ -256,9 +261,9 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             }
         } else if (content instanceof RecordContent.Metadata m) {
             o.writeStringField(N_CONTENT, T_METADATA);
-            writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
+            writeBytes(N_KEY, N_KEY_ENCODING, keyFormat, r, r.keyOffset(), r.keyLength());
             if (m.result() instanceof MetadataDecoded d) {
-                o.writeObjectFieldStart("value");
+                o.writeObjectFieldStart(N_VALUE);
                 o.writeStringField(N_TYPE, d.typeName());
                 o.writeNumberField(N_VERSION, d.version());
                 o.writeFieldName(N_DATA);
@@ -269,11 +274,11 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
                 if (u.value() == null) {
                     o.writeNullField(N_VALUE);
                 } else {
-                    o.writeObjectFieldStart("value");
+                    o.writeObjectFieldStart(N_VALUE);
                     o.writeNullField(N_TYPE);
                     o.writeNumberField(N_VERSION, u.version());
                     o.writeNullField(N_DATA);
-                    writeBase64("base64", u.value());
+                    writeBase64(N_BASE64, u.value());
                     o.writeEndObject();
                 }
                 writeError(u.reason().violation().kind(), u.kafkaMessage());
@@ -296,8 +301,8 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             if (content instanceof RecordContent.Plugin p) {
                 o.writeStringField(N_DECODER, p.decoder());
             }
-            writeBytes("key", keyFormat, r, r.keyOffset(), r.keyLength());
-            writeBytes("value", valueFormat, r, r.valueOffset(), r.valueLength());
+            writeBytes(N_KEY, N_KEY_ENCODING, keyFormat, r, r.keyOffset(), r.keyLength());
+            writeBytes(N_VALUE, N_VALUE_ENCODING, valueFormat, r, r.valueOffset(), r.valueLength());
             if (content instanceof RecordContent.Plugin p) {
                 writeError("decoder-failed", p.error());
             }
@@ -380,7 +385,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
      */
     private void writeCoordinator(CoordinatorResult result) {
         if (result instanceof Decoded d) {
-            o.writeObjectFieldStart("key");
+            o.writeObjectFieldStart(N_KEY);
             o.writeNumberField(N_TYPE, d.recordType());
             o.writeStringField(N_NAME, d.schema().name());
             o.writeFieldName(N_DATA);
@@ -389,7 +394,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             if (d.isTombstone()) {
                 o.writeNullField(N_VALUE);
             } else {
-                o.writeObjectFieldStart("value");
+                o.writeObjectFieldStart(N_VALUE);
                 o.writeNumberField(N_VERSION, d.valueVersion());
                 o.writeFieldName(N_DATA);
                 CoordinatorJson.writeStruct(o, d.value());
@@ -404,7 +409,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
         if (u.key() == null) {
             o.writeNullField(N_KEY);
         } else {
-            o.writeObjectFieldStart("key");
+            o.writeObjectFieldStart(N_KEY);
             o.writeNumberField(N_TYPE, u.recordType());
             if (u.decodedKey() != null) {
                 RecordSchema schema = CoordinatorRecordDecoder.forTopic(u.topic()).schemas().forType(u.recordType());
@@ -418,24 +423,24 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             } else {
                 o.writeNullField(N_NAME);
                 o.writeNullField(N_DATA);
-                writeBase64("base64", u.key());
+                writeBase64(N_BASE64, u.key());
             }
             o.writeEndObject();
         }
         if (u.value() == null) {
             o.writeNullField(N_VALUE);
         } else {
-            o.writeObjectFieldStart("value");
+            o.writeObjectFieldStart(N_VALUE);
             o.writeNumberField(N_VERSION, u.valueVersion());
             o.writeNullField(N_DATA);
-            writeBase64("base64", u.value());
+            writeBase64(N_BASE64, u.value());
             o.writeEndObject();
         }
         writeError(u.reason().violation().kind(), u.kafkaMessage());
     }
 
     private void writeHeaders(LogRecord r) {
-        o.writeArrayFieldStart("headers");
+        o.writeArrayFieldStart(N_HEADERS);
         HeaderIterator h = r.headers();
         while (h.next()) {
             o.writeStartObject();
@@ -452,17 +457,17 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
         o.writeEndArray();
     }
 
-    private void writeBytes(String field, ByteFormat f, LogRecord r, int offset, int length) {
+    private void writeBytes(JsonOut.Name field, JsonOut.Name encodingField, ByteFormat f, LogRecord r, int offset, int length) {
         if (length < 0) {
             o.writeNullField(field);
             return;
         }
         ByteFormat.Rendered v = f.render(r.buffer(), offset, length);
         o.writeStringField(field, v.text());
-        o.writeStringField(field + "Encoding", v.encoding());
+        o.writeStringField(encodingField, v.encoding());
     }
 
-    private void writeBase64(String field, Bytes bytes) {
+    private void writeBase64(JsonOut.Name field, Bytes bytes) {
         if (bytes == null) {
             o.writeNullField(field);
         } else {
@@ -472,7 +477,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
 
     /** {@code "error": {"reason": <a Violation kind>, "message": ...}}. */
     private void writeError(String reason, String message) {
-        o.writeObjectFieldStart("error");
+        o.writeObjectFieldStart(N_ERROR);
         o.writeStringField(N_REASON, reason);
         o.writeStringField(N_MESSAGE, message);
         o.writeEndObject();
@@ -497,7 +502,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             boolean known = SideFiles.visit(target, new SideFiles.Visitor() {
                 @Override
                 public void indexEntry(long offset, int position) {
-                    entry(target, "offset-index-entry", "offset", offset, "position", position);
+                    entry(target, "offset-index-entry", N_OFFSET, offset, N_POSITION, position);
                 }
 
                 @Override
@@ -506,21 +511,21 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
 
                 @Override
                 public void timeIndexEntry(long timestamp, long offset) {
-                    entry(target, "time-index-entry", "timestamp", timestamp, "offset", offset);
+                    entry(target, "time-index-entry", N_TIMESTAMP, timestamp, N_OFFSET, offset);
                 }
 
                 @Override
                 public void txnIndexEntry(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
-                    entry(target, "txn-index-entry", "producerId", producerId, "firstOffset", firstOffset,
-                            "lastOffset", lastOffset, "lastStableOffset", lastStableOffset);
+                    entry(target, "txn-index-entry", N_PRODUCER_ID, producerId, N_FIRST_OFFSET, firstOffset,
+                            N_LAST_OFFSET, lastOffset, N_LAST_STABLE_OFFSET, lastStableOffset);
                 }
 
                 @Override
                 public void snapshotEntry(io.segscope.format.state.ProducerSnapshotReader s, int i) {
-                    entry(target, "snapshot-entry", "producerId", s.producerId(i), "producerEpoch", s.epoch(i),
-                            "lastSequence", s.lastSequence(i), "lastOffset", s.lastOffset(i), "offsetDelta", s.offsetDelta(i),
-                            "timestamp", s.timestamp(i), "coordinatorEpoch", s.coordinatorEpoch(i),
-                            "currentTxnFirstOffset", s.currentTxnFirstOffset(i));
+                    entry(target, "snapshot-entry", N_PRODUCER_ID, s.producerId(i), N_PRODUCER_EPOCH, s.epoch(i),
+                            N_LAST_SEQUENCE, s.lastSequence(i), N_LAST_OFFSET, s.lastOffset(i), N_OFFSET_DELTA, s.offsetDelta(i),
+                            N_TIMESTAMP, s.timestamp(i), N_COORDINATOR_EPOCH, s.coordinatorEpoch(i),
+                            N_CURRENT_TXN_FIRST_OFFSET, s.currentTxnFirstOffset(i));
                 }
             });
             if (!known) {
@@ -540,9 +545,9 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
         o.writeStringField(N_LINE, line);
         o.writeStringField(N_FILE, target.path());
         for (int i = 0; i < nameValues.length; i += 2) {
-            String name = (String) nameValues[i];
+            JsonOut.Name name = (JsonOut.Name) nameValues[i];
             long value = ((Number) nameValues[i + 1]).longValue();
-            if (name.equals("timestamp")) {
+            if (name == N_TIMESTAMP) {
                 writeTimestamp(name, value);
             } else {
                 o.writeNumberField(name, value);
