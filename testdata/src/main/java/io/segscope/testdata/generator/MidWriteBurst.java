@@ -47,8 +47,8 @@ final class MidWriteBurst {
     static final String COPY_DIR = "copied-while-writing";
     static final String TXN_ID = "burst-txn-ü";
     private static final int COPY_ATTEMPTS = 100;
-    /** Commits per group at most, so that __consumer_offsets stays small. */
-    private static final int MAX_COMMITS = 25;
+    /** Commits per group at most (they stop when the copy is done), so that __consumer_offsets stays small. */
+    private static final int MAX_COMMITS = 100;
 
     private final Workload w;
     private final Path copyDir;
@@ -406,7 +406,7 @@ final class MidWriteBurst {
                     }
                     c.commitSync(m, Duration.ofSeconds(60));
                     n.incrementAndGet();
-                    next = System.currentTimeMillis() + 400 + random.nextInt(800);
+                    next = System.currentTimeMillis() + 800 + random.nextInt(800);
                 }
                 if (!subscribe) {
                     c.close(Duration.ofSeconds(30));
