@@ -40,11 +40,18 @@ class DumpKafkaGoldenTest {
         dumpRoots.add(Corpus.synthetic().resolve("dump"));
         if (Files.isDirectory(Corpus.corpus())) {
             try (Stream<Path> runs = Files.list(Corpus.corpus())) {
-                runs.filter(r -> Files.isDirectory(r.resolve("dump"))).sorted().forEach(r -> dumpRoots.add(r.resolve("dump")));
+                runs.filter(r -> Files.isDirectory(r.resolve("dump"))).sorted().forEach(r -> {
+                    dumpRoots.add(r.resolve("dump"));
+                    if (Files.isDirectory(r.resolve("dump-" + COPIED))) {
+                        dumpRoots.add(r.resolve("dump-" + COPIED));
+                    }
+                });
             }
         }
         for (Path root : dumpRoots) {
-            Path logdir = root.resolveSibling("logdir");
+            // dump/ holds the dumps of logdir/, dump-copied-while-writing/ those of copied-while-writing/
+            boolean copied = root.getFileName().toString().equals("dump-" + COPIED);
+            Path logdir = root.resolveSibling(copied ? COPIED : "logdir");
             JsonNode flags = dumpFlags(root.getParent());
             for (Path dump : Corpus.filesEndingWith(root, ".txt")) {
                 String name = dump.getFileName().toString();
@@ -52,10 +59,9 @@ class DumpKafkaGoldenTest {
                     continue;
                 }
                 Path rel = root.relativize(dump).resolveSibling(name.substring(0, name.length() - 4));
-                // dumps of the partition dirs copied while a broker wrote sit in dump/copied-while-writing/
-                Path source = rel.startsWith(COPIED) ? root.resolveSibling(rel.toString()) : logdir.resolve(rel);
+                Path source = logdir.resolve(rel);
                 if (Files.exists(source)) {
-                    JsonNode f = flags.get(rel.toString());
+                    JsonNode f = flags.get((copied ? COPIED + "/" : "") + rel);
                     out.add(new Golden(dump, source, f == null || f.asText().contains("--print-data-log")));
                 }
             }

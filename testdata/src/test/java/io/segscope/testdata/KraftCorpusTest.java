@@ -58,11 +58,11 @@ class KraftCorpusTest {
     @ParameterizedTest
     @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, KILLED, PLAIN_391})
     void everyDumpableFileHasKafkasDump(String name) throws IOException {
-        assertThat(dumpedFiles(name, "logdir", "")).isGreaterThan(name.equals(KILLED) ? 50 : 100);
+        assertThat(dumpedFiles(name, "logdir", "dump")).isGreaterThan(name.equals(KILLED) ? 50 : 100);
     }
 
-    /** Checks the dump of every dumpable file below {@code <run>/<dir>} (in {@code dump/<dumpPrefix>}); returns how many. */
-    private static int dumpedFiles(String name, String dir, String dumpPrefix) throws IOException {
+    /** Checks the dump of every dumpable file below {@code <run>/<dir>} (in {@code <run>/<dumpDir>}); returns how many. */
+    private static int dumpedFiles(String name, String dir, String dumpDir) throws IOException {
         Path logDir = run(name).resolve(dir);
         List<Path> files = files(logDir);
         assertThat(files).isNotEmpty();
@@ -73,12 +73,12 @@ class KraftCorpusTest {
                 continue;
             }
             String rel = logDir.relativize(f).toString();
-            Path dump = run(name).resolve("dump").resolve(dumpPrefix + rel + ".txt");
+            Path dump = run(name).resolve(dumpDir).resolve(rel + ".txt");
             assertThat(dump).as("dump of %s", rel).exists();
             String first = firstLine(dump);
             assertThat(first).isEqualTo("Dumping " + dir + "/" + rel);
             if (n.endsWith(".index") || n.endsWith(".timeindex")) {
-                assertThat(run(name).resolve("dump").resolve(dumpPrefix + rel + ".verify.txt")).exists();
+                assertThat(run(name).resolve(dumpDir).resolve(rel + ".verify.txt")).exists();
             }
             dumped++;
         }
@@ -343,7 +343,7 @@ class KraftCorpusTest {
         Path copied = run(KILLED).resolve("copied-while-writing");
         assertThat(logDir.resolve(".kafka_cleanshutdown")).doesNotExist();
         matchesManifest(runJson, "copiedWhileWritingManifest", copied);
-        assertThat(dumpedFiles(KILLED, "copied-while-writing", "copied-while-writing/")).isGreaterThan(10);
+        assertThat(dumpedFiles(KILLED, "copied-while-writing", "dump-copied-while-writing")).isGreaterThan(10);
         try (Stream<Path> dirs = Files.list(copied)) {
             assertThat(dirs.map(d -> d.getFileName().toString()).sorted().collect(Collectors.toList()))
                     .containsExactly("__consumer_offsets-2", "burst-0");
@@ -384,7 +384,7 @@ class KraftCorpusTest {
 
         Path dump = run(KILLED).resolve("dump");
         // retention keeps 1 MiB of closed segments: the killed dir holds 3 data batches, the copy 3 whole ones
-        Path copiedDump = dump.resolve("copied-while-writing");
+        Path copiedDump = run(KILLED).resolve("dump-copied-while-writing");
         assertThat(matches(dump, "burst-0", Pattern.compile("compresscodec: (\\w+)"))).containsExactly("lz4", "none", "zstd");
         assertThat(matches(copiedDump, "burst-0", Pattern.compile("compresscodec: (\\w+)"))).containsExactly("none", "zstd");
         Pattern dataBatchSize = Pattern.compile("isControl: false .* size: (\\d+) magic");

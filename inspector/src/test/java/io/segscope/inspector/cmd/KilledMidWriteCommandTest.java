@@ -46,8 +46,8 @@ class KilledMidWriteCommandTest {
                 .containsEntry("severity", "warning");
         assertThat(((Number) f.get("position")).longValue()).isEqualTo(224003L);
         assertThat(((Number) f.get("baseOffset")).longValue()).isEqualTo(7644L);
-        assertThat(f.get("skippedBytes")).isEqualTo(List.of(224003, 262144));
-        assertThat(f.get("lostOffsets")).isEqualTo(List.of(7644, 7789));
+        assertThat(f.get("skippedBytes")).isEqualTo(List.of(224003L, 262144L));
+        assertThat(f.get("lostOffsets")).isEqualTo(List.of(7644L, 7789L));
     }
 
     @Test

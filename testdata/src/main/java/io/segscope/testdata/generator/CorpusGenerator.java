@@ -145,7 +145,8 @@ public final class CorpusGenerator {
             Path copied = runDir.resolve(MidWriteBurst.COPY_DIR);
             Trees.copyTree(runWork.resolve(MidWriteBurst.COPY_DIR), copied);
             copyManifest = manifest(copied);
-            Map<String, Object> copyDumped = dumper.dumpAll(copied, runDir.resolve("dump").resolve(MidWriteBurst.COPY_DIR));
+            // beside dump/, not in it: dump/ mirrors logdir/ partition for partition
+            Map<String, Object> copyDumped = dumper.dumpAll(copied, runDir.resolve("dump-" + MidWriteBurst.COPY_DIR));
             for (Map.Entry<String, Object> e : copyDumped.entrySet()) {
                 dumped.put(MidWriteBurst.COPY_DIR + "/" + e.getKey(), e.getValue());
             }
