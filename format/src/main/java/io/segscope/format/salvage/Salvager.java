@@ -234,8 +234,11 @@ public final class Salvager {
 
         private Loss loss(Damage d, long lastOffset) {
             String file = d.cause() != null ? d.cause().problem().file() : source.name();
-            String reason = d.cause() != null ? d.cause().getMessage()
-                    : d.isTornTail() ? "torn tail: the file ends inside an entry" : d.violation().kind();
+            String reason = d.cause() != null ? d.cause().problem().detail()
+                    : d.violation() == io.segscope.format.error.Violation.ZERO_TAIL ? "zero bytes to the end of the file"
+                    : d.tail() != null && d.tail().declaredSize() > 0 ? "the file ends " + d.bytes()
+                            + " bytes into an entry that declares " + d.tail().declaredSize() + " bytes after its header"
+                    : "the file ends inside an entry";
             long first = d.lostFrom();
             if (lastOffset >= 0 && first > lastOffset) {
                 first = -1;   // no offset lies between the good batches around it
@@ -253,7 +256,7 @@ public final class Salvager {
                     // every record must frame
                 }
             } catch (FormatException e) {
-                return "its records cannot be read: " + e.getMessage();
+                return "its records cannot be read: " + e.problem().detail();
             }
             long first = firstOffset(b);
             long last = b.lastOffset();
@@ -292,7 +295,7 @@ public final class Salvager {
             try {
                 type = ControlRecord.typeId(b, r);
             } catch (FormatException e) {
-                return "its control record cannot be read: " + e.getMessage();
+                return "its control record cannot be read: " + e.problem().detail();
             }
             if (type != ControlRecord.Type.ABORT.id && type != ControlRecord.Type.COMMIT.id) {
                 return "a control batch of producer " + b.producerId() + " of type " + type
