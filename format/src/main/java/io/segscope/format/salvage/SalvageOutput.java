@@ -91,6 +91,9 @@ public final class SalvageOutput implements Closeable {
             throw new FileAlreadyExistsException(outDir.toString(), null, "the output exists already");
         }
         Path parent = abs.getParent();
+        if (Files.exists(parent) && !Files.isDirectory(parent)) {
+            throw new java.nio.file.NotDirectoryException(parent.toString());
+        }
         Files.createDirectories(parent);
         Path realParent = parent.toRealPath();
         for (Path in : inputs) {
@@ -139,7 +142,16 @@ public final class SalvageOutput implements Closeable {
             g = new Group(null, partition.dir().path(), work);
             groups.put(partition.dir().path(), g);
         }
-        SalvagedPartition p = salvager.salvage(partition, g.work, inputs);
+        SalvagedPartition p;
+        boolean ok = false;
+        try {
+            p = salvager.salvage(partition, g.work, inputs);
+            ok = true;
+        } finally {
+            if (!ok) {
+                deleteTree(g.work.resolve(partition.dir().name()));   // no partial copy under any name
+            }
+        }
         g.partitions.add(p);
         g.sources.add(partition.dir().path());
         order.add(g);

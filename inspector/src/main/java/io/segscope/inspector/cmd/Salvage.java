@@ -54,7 +54,7 @@ final class Salvage implements AutoCloseable {
                     done.add(r);
                 }
             } catch (IOException | FormatException | IllegalArgumentException e) {
-                failures.add(p.dir().path() + ": not salvaged: " + e.getMessage());
+                failures.add(p.dir().path() + ": not salvaged (writing under " + output.outDir() + "): " + e.getMessage());
             }
         }
         noted.clear();

@@ -129,6 +129,9 @@ public final class VerifyCommand implements Callable<Integer> {
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 err.println("verify: " + salvage + " exists already: choose another --salvage OUT_DIR, remove it, or give --force");
                 return Segscope.EXIT_IO;
+            } catch (IOException e) {
+                err.println("verify: cannot create the salvage output " + salvage + ": " + e);
+                return Segscope.EXIT_IO;
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
