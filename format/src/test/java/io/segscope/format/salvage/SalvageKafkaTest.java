@@ -187,6 +187,29 @@ class SalvageKafkaTest {
         }
     }
 
+    /**
+     * An aborted transaction whose only data batch is damaged: its ABORT marker is kept with no
+     * transaction open, and Kafka 4.4.0's recovery then completes none (no {@code .txnindex} entry),
+     * as the copy's rebuilt index says.
+     */
+    @Test
+    void anAbortMarkerWhoseDataIsLost(@TempDir Path tmp) throws IOException {
+        Path in = tmp.resolve("in/txn-orders-0");
+        KafkaLoad.copy(Corpus.resolve("corpus/kraft-4.4.0-plain/logdir/txn-orders-0"), in);
+        Path log = in.resolve("00000000000000000000.log");
+        byte[] bytes = Files.readAllBytes(log);
+        assertThat(ByteBuffer.wrap(bytes).getLong(612)).as("the aborted batch of offsets 7..8").isEqualTo(7);
+        bytes[700] ^= 0x5a;
+        Files.write(log, bytes);
+        SalvagedPartition p = check(in, tmp.resolve("out"));
+        assertThat(p.losses()).singleElement().satisfies(l -> {
+            assertThat(l.fromByte()).isEqualTo(612);
+            assertThat(l.toByte()).isEqualTo(915);
+            assertThat(l.firstOffset()).isEqualTo(7);
+            assertThat(l.lastOffset()).isEqualTo(8);
+        });
+    }
+
     /** Salvages {@code input} into {@code out} and checks the copy against Kafka's loading of it. */
     static SalvagedPartition check(Path input, Path out) throws IOException {
         SalvagedPartition p;
