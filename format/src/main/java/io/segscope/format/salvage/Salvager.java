@@ -57,8 +57,12 @@ public final class Salvager {
     /** Kafka's default {@code index.interval.bytes}. */
     public static final int INDEX_INTERVAL_BYTES = 4096;
 
+    /** Kept batches are gathered here and written a run at a time (one write per MiB, not per batch). */
+    private static final int STAGING_BYTES = 1 << 20;
+
     private final ReaderOptions options;
     private final SegmentWalk walk;
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
 
     public Salvager(ReaderOptions options) {
         this.options = options;
@@ -162,6 +166,7 @@ public final class Salvager {
                 if (source != null) {
                     try {
                         pending = null;
+                        staging.clear();
                         walk.walk(source, log.size(), segmentBase, lastKept, true, this);
                         flushPending(-1);
                     } catch (FormatException e) {
@@ -172,6 +177,7 @@ public final class Salvager {
                     } finally {
                         source.close();
                     }
+                    flush();   // the batches kept before reading stopped too
                 }
                 writer.close();
                 ok = true;
@@ -198,7 +204,14 @@ public final class Salvager {
                 int at = source.ensure(b.position(), b.sizeInBytes());
                 ByteBuffer bytes = source.buffer().duplicate();
                 bytes.limit(at + b.sizeInBytes()).position(at);
-                writer.append(bytes);
+                if (bytes.remaining() > staging.remaining()) {
+                    flush();
+                }
+                if (bytes.remaining() > staging.remaining()) {
+                    writer.append(bytes);
+                } else {
+                    staging.put(bytes);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -210,6 +223,15 @@ public final class Salvager {
             segmentBatches++;
             keptBytes += b.sizeInBytes();
             return true;
+        }
+
+        /** Writes the kept batches gathered so far. */
+        private void flush() throws IOException {
+            staging.flip();
+            if (staging.hasRemaining()) {
+                writer.append(staging);
+            }
+            staging.clear();
         }
 
         @Override
