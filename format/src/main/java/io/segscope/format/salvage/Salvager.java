@@ -274,7 +274,12 @@ public final class Salvager {
             try {
                 RecordIterator it = b.records();
                 while (it.next()) {
-                    // every record must frame
+                    // every record must frame, and a legacy inner message have its own CRC right: a
+                    // consumer checks it (check.crcs) and cannot read past it
+                    if (!it.record().isValid()) {
+                        return "the inner message at offset " + it.record().offset()
+                                + " of the compressed wrapper has a wrong CRC: consumers stop at it";
+                    }
                 }
             } catch (FormatException e) {
                 return "its records cannot be read: " + e.problem().detail();
