@@ -29,14 +29,14 @@ import java.util.TreeMap;
  * aborted transactions of each segment's {@code .txnindex}. Loading may change the files: callers
  * load copies.
  */
-record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Integer> segmentSizes, List<String> batches,
+public record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Integer> segmentSizes, List<String> batches,
                  Map<Long, String> producers, List<String> epochs, Map<Long, List<String>> abortedTxns) {
 
     /**
      * Loads {@code dir} after an unclean shutdown with the given recovery point (0: every segment is
      * recovered, as after a crash with nothing flushed) and closes it.
      */
-    static KafkaLoad load(Path dir, long logStartOffset, long recoveryPoint) throws IOException {
+    public static KafkaLoad load(Path dir, long logStartOffset, long recoveryPoint) throws IOException {
         return load(dir, logStartOffset, recoveryPoint, false);
     }
 
@@ -44,7 +44,7 @@ record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Integer> segm
      * Loads {@code dir} as after a clean shutdown ({@code clean}: nothing recovered, the producer
      * state read from the latest snapshot) or an unclean one, and closes it.
      */
-    static KafkaLoad load(Path dir, long logStartOffset, long recoveryPoint, boolean clean) throws IOException {
+    public static KafkaLoad load(Path dir, long logStartOffset, long recoveryPoint, boolean clean) throws IOException {
         Map<String, Object> props = new HashMap<>();
         props.put("file.delete.delay.ms", "3600000");
         LogConfig config = new LogConfig(props);

@@ -3,13 +3,6 @@ package io.segscope.format.verify;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.segscope.testdata.Corpus;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.server.util.KafkaScheduler;
-import org.apache.kafka.storage.internals.log.LogConfig;
-import org.apache.kafka.storage.internals.log.LogDirFailureChannel;
-import org.apache.kafka.storage.internals.log.ProducerStateManagerConfig;
-import org.apache.kafka.storage.internals.log.UnifiedLog;
-import org.apache.kafka.storage.log.metrics.BrokerTopicStats;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,7 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Optional;
+
 import java.util.stream.Stream;
 
 /**
@@ -119,25 +112,8 @@ public final class KilledMidWrite {
      * batch checked, a torn tail truncated, indexes rebuilt) and closes it.
      */
     public static Recovered recover(Path dir) throws IOException {
-        KafkaScheduler scheduler = new KafkaScheduler(1);
-        scheduler.startup();
-        try {
-            UnifiedLog log = UnifiedLog.create(dir.toFile(), new LogConfig(Map.of("file.delete.delay.ms", "3600000")),
-                    0L, 0L, scheduler, new BrokerTopicStats(), Time.SYSTEM, 60_000,
-                    new ProducerStateManagerConfig(86_400_000, false), 600_000, new LogDirFailureChannel(1), false,
-                    Optional.empty());
-            try {
-                return new Recovered(log.logStartOffset(), log.logEndOffset(), log.activeSegment().baseOffset(),
-                        log.activeSegment().size(), log.numberOfSegments());
-            } finally {
-                log.close();
-            }
-        } finally {
-            try {
-                scheduler.shutdown();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        io.segscope.format.salvage.KafkaLoad k = io.segscope.format.salvage.KafkaLoad.load(dir, 0, 0);
+        long active = java.util.Collections.max(k.segmentSizes().keySet());
+        return new Recovered(k.logStartOffset(), k.logEndOffset(), active, k.segmentSizes().get(active), k.segmentSizes().size());
     }
 }
