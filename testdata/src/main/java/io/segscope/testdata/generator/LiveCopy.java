@@ -101,24 +101,11 @@ final class LiveCopy {
         try (FileChannel in = FileChannel.open(src, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(dst, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                      StandardOpenOption.TRUNCATE_EXISTING)) {
-            long pos = 0;
-            int chunks = 0;
-            while (true) {
-                buf.clear();
-                int n = in.read(buf, pos);
-                if (n <= 0) {
-                    break;
-                }
-                buf.flip();
-                while (buf.hasRemaining()) {
-                    out.write(buf);
-                }
-                pos += n;
-                chunks++;
-                Thread.sleep(1); // a copy slower than the page cache, so appends go on meanwhile
-            }
+            int[] chunks = {0};
+            // a copy slower than the page cache, so appends go on meanwhile
+            long pos = copyToEnd(in, out, buf, 0, chunks, 1);
             fact.put("sizeAtFirstEnd", pos);
-            fact.put("chunksBeforeFirstEnd", chunks);
+            fact.put("chunksBeforeFirstEnd", chunks[0]);
             if (timeLastRead) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
                 while (in.size() <= pos) {
@@ -128,18 +115,7 @@ final class LiveCopy {
                     }
                     Thread.onSpinWait();
                 }
-                while (true) {
-                    buf.clear();
-                    int n = in.read(buf, pos);
-                    if (n <= 0) {
-                        break;
-                    }
-                    buf.flip();
-                    while (buf.hasRemaining()) {
-                        out.write(buf);
-                    }
-                    pos += n;
-                }
+                pos = copyToEnd(in, out, buf, pos, new int[1], 0);
             }
             fact.put("size", pos);
             fact.put("sizeOfLiveFileJustAfter", in.size());
@@ -215,5 +191,31 @@ final class LiveCopy {
             }
         }
         return out;
+    }
+
+    /**
+     * Copies {@code in} from {@code pos} to its current end into {@code out}, a chunk at a time, sleeping
+     * {@code sleepMs} after each chunk; counts the chunks in {@code chunks[0]}.
+     *
+     * @return the position reached
+     */
+    private static long copyToEnd(FileChannel in, FileChannel out, ByteBuffer buf, long pos, int[] chunks, long sleepMs)
+            throws IOException, InterruptedException {
+        while (true) {
+            buf.clear();
+            int n = in.read(buf, pos);
+            if (n <= 0) {
+                return pos;
+            }
+            buf.flip();
+            while (buf.hasRemaining()) {
+                out.write(buf);
+            }
+            pos += n;
+            chunks[0]++;
+            if (sleepMs > 0) {
+                Thread.sleep(sleepMs);
+            }
+        }
     }
 }
