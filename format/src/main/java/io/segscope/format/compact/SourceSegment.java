@@ -60,7 +60,16 @@ final class SourceSegment {
      */
     ByteSource source() {
         if (source == null) {
-            source = MappedSource.openReleasable(log, log.getFileName().toString());
+            String name = log.getFileName().toString();
+            boolean large;
+            try {
+                large = Files.size(log) > MappedSource.windowedAbove();
+            } catch (IOException e) {
+                large = false;   // the mapping names the error
+            }
+            // a segment over the threshold is read through a window, as dump and verify read it, so that
+            // its pages do not all count in the resident set while it is cleaned (the passes read it in order)
+            source = large ? MappedSource.open(log, name) : MappedSource.openReleasable(log, name);
         }
         return source;
     }

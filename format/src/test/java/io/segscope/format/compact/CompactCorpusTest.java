@@ -50,6 +50,27 @@ class CompactCorpusTest {
         return tests.stream();
     }
 
+    /**
+     * The same, every segment read through a window (as segments over 256 MiB are, so that a huge
+     * segment being cleaned does not count whole in the resident set) instead of mapped.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyCorpusPartitionReadThroughAWindow() throws IOException {
+        return everyCorpusPartitionAsKafkaCleansIt().map(t -> DynamicTest.dynamicTest(t.getDisplayName(), () -> {
+            String before = System.getProperty(io.segscope.format.io.MappedSource.WINDOWED_ABOVE_PROPERTY);
+            System.setProperty(io.segscope.format.io.MappedSource.WINDOWED_ABOVE_PROPERTY, "0");
+            try {
+                t.getExecutable().execute();
+            } finally {
+                if (before == null) {
+                    System.clearProperty(io.segscope.format.io.MappedSource.WINDOWED_ABOVE_PROPERTY);
+                } else {
+                    System.setProperty(io.segscope.format.io.MappedSource.WINDOWED_ABOVE_PROPERTY, before);
+                }
+            }
+        }));
+    }
+
     private void check(Path partition, String id) throws Exception {
         int h = Math.floorMod(id.hashCode(), 8);
         CompactSettings s = CompactSettings.defaults(NOW)
