@@ -46,12 +46,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * resolved a name, out of the archive, that value would show in the dump. After each input the
  * sandbox must hold exactly what it held before, plus the archive.
  */
-final class ArchiveReading {
+public final class ArchiveReading {
     /** The value of the record outside the archive. */
-    static final String SENTINEL = "segscope-fuzz-outside-the-archive";
-    static final Path SANDBOX = sandbox();
+    public static final String SENTINEL = "segscope-fuzz-outside-the-archive";
+    public static final Path SANDBOX = sandbox();
     static final Path IN = SANDBOX.resolve("in");
-    static final Path OUTSIDE = SANDBOX.resolve("outside");
+    public static final Path OUTSIDE = SANDBOX.resolve("outside");
     private static final Path OUT = SANDBOX.resolve("out");
     private static final Map<String, String> OUTSIDE_FILES = listing(OUTSIDE);
     private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
@@ -116,7 +116,7 @@ final class ArchiveReading {
     }
 
     /** Writes the bytes as {@code in/<name>} for each name, replacing what the previous input left. */
-    static List<Path> write(byte[] bytes, String... names) {
+    public static List<Path> write(byte[] bytes, String... names) {
         try {
             delete(IN);
             Files.createDirectories(IN);
@@ -132,13 +132,13 @@ final class ArchiveReading {
 
     /**
      * Reads {@code archive} as segscope does: its tree entry by entry, the inputs every command
-     * resolves, {@code verify} and {@code dump} (jsonl) through the command line's entry point in
-     * this JVM; with {@code compact}, {@code dump}'s text too, the compaction's dry run and a
-     * compaction into a dir of the sandbox (both extract partitions to temporary dirs). Then checks
-     * the sandbox.
+     * resolves, {@code verify}, {@code dump} (jsonl) and the compaction's dry run (which extracts
+     * the partitions to compact to temporary dirs) through the command line's entry point in this
+     * JVM; with {@code compact}, {@code dump}'s text too and a compaction into a dir of the sandbox.
+     * Then checks the sandbox.
      */
-    static void read(Path archive, boolean compact) {
-        Set<String> extractedBefore = compact ? extractDirs() : Set.of();
+    public static void read(Path archive, boolean compact) {
+        Set<String> extractedBefore = extractDirs();
         boolean sentinelInside = contains(archive, SENTINEL);
         tree(archive);
         try (Inputs inputs = Inputs.resolve(List.of(archive), Include.all(), EnumSet.allOf(FileKind.class))) {
@@ -154,13 +154,13 @@ final class ArchiveReading {
         if (!sentinelInside) {
             assertThat(jsonl).as("a record from outside the archive").doesNotContain(SENTINEL);
         }
+        run("compact", "--dry-run", archive.toString());
         if (compact) {
             run("dump", archive.toString());
-            run("compact", "--dry-run", archive.toString());
             run("compact", "--out", OUT.toString(), archive.toString());
             delete(OUT);
-            assertThat(extractDirs()).as("temporary dirs of the compaction left behind").isEqualTo(extractedBefore);
         }
+        assertThat(extractDirs()).as("temporary dirs of the compaction left behind").isEqualTo(extractedBefore);
         assertThat(listing(OUTSIDE)).as("the files outside the archive").isEqualTo(OUTSIDE_FILES);
         try (Stream<Path> s = Files.list(SANDBOX)) {
             assertThat(s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList()))
@@ -193,24 +193,30 @@ final class ArchiveReading {
         }
     }
 
-    private static void visit(ArchiveTree tree, FileEntry e) {
-        tree.position(e);
-        if (e.isDirectory()) {
-            for (FileEntry c : e.children()) {
-                assertThat(c.parent()).isSameAs(e);
-                visit(tree, c);
+    /** Every entry below {@code top}, depth first without recursion (an archive may nest thousands deep). */
+    private static void visit(ArchiveTree tree, FileEntry top) {
+        java.util.ArrayDeque<FileEntry> todo = new java.util.ArrayDeque<>();
+        todo.push(top);
+        while (!todo.isEmpty()) {
+            FileEntry e = todo.pop();
+            tree.position(e);
+            if (e.isDirectory()) {
+                for (FileEntry c : e.children()) {
+                    assertThat(c.parent()).isSameAs(e);
+                    todo.push(c);
+                }
+                continue;
             }
-            return;
-        }
-        String inner = e.path().substring(e.path().indexOf(ArchiveTree.SEPARATOR) + ArchiveTree.SEPARATOR.length());
-        assertThat(tree.find(inner)).as("the entry at its own path").containsSame(e);
-        try (ByteSource s = e.open()) {
-            long n = s.available(0, 1 << 16);
-            if (n > 0) {
-                s.ensure(0, (int) n);
+            String inner = e.path().substring(e.path().indexOf(ArchiveTree.SEPARATOR) + ArchiveTree.SEPARATOR.length());
+            assertThat(tree.find(inner)).as("the entry at its own path").containsSame(e);
+            try (ByteSource s = e.open()) {
+                long n = s.available(0, 1 << 16);
+                if (n > 0) {
+                    s.ensure(0, (int) n);
+                }
+            } catch (FormatException x) {
+                typed(x);
             }
-        } catch (FormatException x) {
-            typed(x);
         }
     }
 
@@ -226,6 +232,10 @@ final class ArchiveReading {
             }
         }
     }
+
+    /** How an unchecked exception reads when a command prints it ({@code Throwable.toString()}). */
+    private static final java.util.regex.Pattern UNCHECKED = java.util.regex.Pattern.compile(
+            "java\\.lang\\.[A-Za-z]*(Exception|Error)|java\\.util\\.[A-Za-z]*Exception|java\\.nio\\.[A-Za-z]*Exception");
 
     /** The command line, made once (picocli resets every option to its default before each parse). */
     private static final StringWriter OUT_TEXT = new StringWriter();
@@ -249,12 +259,14 @@ final class ArchiveReading {
      * it does with an exception: a {@link FormatException} ends the command (exit 3) as it does for
      * the launcher; anything else is thrown to the fuzzer rather than printed.
      */
-    static String run(String... args) {
+    public static String run(String... args) {
         OUT_TEXT.getBuffer().setLength(0);
         ERR_TEXT.getBuffer().setLength(0);
         int exit = COMMAND_LINE.execute(args);
         COMMAND_LINE.getOut().flush();
         COMMAND_LINE.getErr().flush();
+        assertThat(ERR_TEXT.toString()).as("an unchecked exception reported as a message by %s", List.of(args))
+                .doesNotContainPattern(UNCHECKED);
         assertThat(exit).as("exit of %s: %s", List.of(args), ERR_TEXT).isIn(Segscope.EXIT_OK, Segscope.EXIT_FINDINGS,
                 Segscope.EXIT_IO, args[0].equals("compact") ? Segscope.EXIT_USAGE : Segscope.EXIT_IO);
         return OUT_TEXT.toString();

@@ -29,21 +29,21 @@ import java.util.List;
  * many entries, as a {@code .tar}, {@code .tar.gz}, {@code .tgz} or {@code .zip}. The contents are
  * Kafka files of the corpus (unmodified), the fuzzer's bytes, or nothing.
  */
-final class HostileArchive {
-    enum Kind {
+public final class HostileArchive {
+    public enum Kind {
         TAR("a.tar"), TAR_GZ("a.tar.gz"), TGZ("a.tgz"), ZIP("a.zip");
 
-        final String file;
+        public final String file;
 
         Kind(String file) {
             this.file = file;
         }
     }
 
-    enum Type { FILE, DIR, SYMLINK, HARDLINK }
+    public enum Type { FILE, DIR, SYMLINK, HARDLINK }
 
     /** One entry; {@code declaredSize} is what the header says (-1: the content's length). */
-    record Entry(String name, Type type, byte[] content, String link, long declaredSize) {
+    public record Entry(String name, Type type, byte[] content, String link, long declaredSize) {
     }
 
     private static final Path RUN = Corpus.corpus().resolve("kraft-3.9.1-plain/logdir");
@@ -102,8 +102,8 @@ final class HostileArchive {
     private static String name(FuzzedDataProvider data) {
         StringBuilder b = new StringBuilder(PREFIXES[data.consumeInt(0, PREFIXES.length - 1)]);
         if (data.consumeInt(0, 9) == 0) {
-            // deep nesting
-            b.append("d/".repeat(data.consumeInt(1, 400)));
+            // deep nesting, past what a recursive walk of the tree survives
+            b.append("d/".repeat(data.consumeBoolean() ? data.consumeInt(1, 400) : data.consumeInt(1000, 60_000)));
         }
         if (data.consumeInt(0, 19) == 0) {
             b.append("x".repeat(data.consumeInt(100, 300))).append('/');
@@ -139,7 +139,7 @@ final class HostileArchive {
     }
 
     /** The archive's bytes. */
-    static byte[] build(Kind kind, List<Entry> entries) {
+    public static byte[] build(Kind kind, List<Entry> entries) {
         try {
             return switch (kind) {
                 case TAR -> tar(entries);
