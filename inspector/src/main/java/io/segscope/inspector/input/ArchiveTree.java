@@ -651,14 +651,29 @@ public final class ArchiveTree implements Closeable {
             this.entry = entry;
         }
 
+        /**
+         * Sorts the children of every directory below this one and sets {@link #first}, without
+         * recursion: an archive's names may nest tens of thousands of levels deep.
+         */
         void sortChildren() {
-            List<Node> list = new ArrayList<>(children.values());
-            list.sort(Comparator.comparing(n -> n.name));
-            sorted = List.copyOf(list);
-            first = index >= 0 ? index : Long.MAX_VALUE;
-            for (Node n : list) {
-                n.sortChildren();
-                first = Math.min(first, n.first);
+            List<Node> order = new ArrayList<>();
+            java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
+            todo.push(this);
+            while (!todo.isEmpty()) {
+                Node at = todo.pop();
+                order.add(at);
+                List<Node> list = new ArrayList<>(at.children.values());
+                list.sort(Comparator.comparing(n -> n.name));
+                at.sorted = List.copyOf(list);
+                list.forEach(todo::push);
+            }
+            // children before their parents: each directory's first file is its children's least
+            for (int i = order.size() - 1; i >= 0; i--) {
+                Node at = order.get(i);
+                at.first = at.index >= 0 ? at.index : Long.MAX_VALUE;
+                for (FileEntry c : at.sorted) {
+                    at.first = Math.min(at.first, ((Node) c).first);
+                }
             }
         }
 
