@@ -103,7 +103,7 @@ public final class HostileArchive {
         StringBuilder b = new StringBuilder(PREFIXES[data.consumeInt(0, PREFIXES.length - 1)]);
         if (data.consumeInt(0, 9) == 0) {
             // deep nesting, past what a recursive walk of the tree survives
-            b.append("d/".repeat(data.consumeBoolean() ? data.consumeInt(1, 400) : data.consumeInt(1000, 60_000)));
+            b.append("d/".repeat(data.consumeBoolean() ? data.consumeInt(1, 400) : data.consumeInt(1000, 30_000)));
         }
         if (data.consumeInt(0, 19) == 0) {
             b.append("x".repeat(data.consumeInt(100, 300))).append('/');
