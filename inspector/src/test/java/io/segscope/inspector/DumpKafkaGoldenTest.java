@@ -1,5 +1,7 @@
 package io.segscope.inspector;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.segscope.testdata.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -24,8 +26,12 @@ class DumpKafkaGoldenTest {
     private static final List<String> COORDINATOR_TOPICS = List.of("__consumer_offsets", "__transaction_state",
             "__share_group_state");
 
-    /** A committed Kafka dump and the file it was made from. */
-    record Golden(Path dump, Path source) {
+    /**
+     * A committed Kafka dump and the file it was made from; {@code printDataLog} false when the
+     * generator dumped a user topic without {@code --print-data-log} (run.json → dumpFlags: the
+     * killed run's burst of large batches).
+     */
+    record Golden(Path dump, Path source, boolean printDataLog) {
     }
 
     static List<Golden> goldens() throws IOException {
@@ -34,33 +40,55 @@ class DumpKafkaGoldenTest {
         dumpRoots.add(Corpus.synthetic().resolve("dump"));
         if (Files.isDirectory(Corpus.corpus())) {
             try (Stream<Path> runs = Files.list(Corpus.corpus())) {
-                runs.filter(r -> Files.isDirectory(r.resolve("dump"))).sorted().forEach(r -> dumpRoots.add(r.resolve("dump")));
+                runs.filter(r -> Files.isDirectory(r.resolve("dump"))).sorted().forEach(r -> {
+                    dumpRoots.add(r.resolve("dump"));
+                    if (Files.isDirectory(r.resolve("dump-" + COPIED))) {
+                        dumpRoots.add(r.resolve("dump-" + COPIED));
+                    }
+                });
             }
         }
         for (Path root : dumpRoots) {
-            Path logdir = root.resolveSibling("logdir");
+            // dump/ holds the dumps of logdir/, dump-copied-while-writing/ those of copied-while-writing/
+            boolean copied = root.getFileName().toString().equals("dump-" + COPIED);
+            Path logdir = root.resolveSibling(copied ? COPIED : "logdir");
+            JsonNode flags = dumpFlags(root.getParent());
             for (Path dump : Corpus.filesEndingWith(root, ".txt")) {
                 String name = dump.getFileName().toString();
                 if (name.endsWith(".verify.txt")) {
                     continue;
                 }
-                Path source = logdir.resolve(root.relativize(dump)).resolveSibling(name.substring(0, name.length() - 4));
+                Path rel = root.relativize(dump).resolveSibling(name.substring(0, name.length() - 4));
+                Path source = logdir.resolve(rel);
                 if (Files.exists(source)) {
-                    out.add(new Golden(dump, source));
+                    JsonNode f = flags.get((copied ? COPIED + "/" : "") + rel);
+                    out.add(new Golden(dump, source, f == null || f.asText().contains("--print-data-log")));
                 }
             }
         }
         return out;
     }
 
+    private static final String COPIED = "copied-while-writing";
+
+    /** run.json → dumpFlags of a corpus run (file to DumpLogSegments' flags), empty when there is none. */
+    private static JsonNode dumpFlags(Path run) throws IOException {
+        Path runJson = run.resolve("run.json");
+        if (!Files.exists(runJson)) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+        return new ObjectMapper().readTree(runJson.toFile()).path("dumpFlags");
+    }
+
     static boolean isMetadataLog(Path source) {
         return source.getParent().getFileName().toString().startsWith("__cluster_metadata");
     }
 
-    static String[] args(Path source) {
+    static String[] args(Golden g) {
+        Path source = g.source();
         String dir = source.getParent().getFileName().toString();
         boolean coordinator = COORDINATOR_TOPICS.stream().anyMatch(t -> dir.startsWith(t + "-")) || isMetadataLog(source);
-        return coordinator ? new String[]{"dump", "--format", "kafka", source.toString()}
+        return coordinator || !g.printDataLog() ? new String[]{"dump", "--format", "kafka", source.toString()}
                 : new String[]{"dump", "--format", "kafka", "--print-data-log", source.toString()};
     }
 
@@ -69,7 +97,7 @@ class DumpKafkaGoldenTest {
         return goldens().stream().map(g -> DynamicTest.dynamicTest(
                 Corpus.testdata().relativize(g.source()).toString(), () -> {
                     List<String> expected = documentedDeviation(g.source(), Files.readAllLines(g.dump(), StandardCharsets.UTF_8));
-                    Run run = Run.of(args(g.source()));
+                    Run run = Run.of(args(g));
                     List<String> actual = Arrays.asList(run.out().split("\n", -1));
                     if (!actual.isEmpty() && actual.get(actual.size() - 1).isEmpty()) {
                         actual = actual.subList(0, actual.size() - 1);
@@ -139,5 +167,8 @@ class DumpKafkaGoldenTest {
         for (String suffix : List.of(".log", ".index", ".timeindex", ".txnindex", ".snapshot")) {
             assertThat(all).as(suffix).anyMatch(g -> g.source().toString().endsWith(suffix));
         }
+        assertThat(all).as("segments copied while a broker wrote, a torn one among them (Kafka's tool: invalid bytes at the end)")
+                .anyMatch(g -> g.source().toString().contains("/" + COPIED + "/burst-0/") && g.source().toString().endsWith(".log"));
+        assertThat(all).as("a user topic dumped without --print-data-log").anyMatch(g -> !g.printDataLog());
     }
 }

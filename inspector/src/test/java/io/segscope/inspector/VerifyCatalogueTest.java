@@ -114,9 +114,16 @@ class VerifyCatalogueTest {
 
     @Test
     void minSeverityFiltersOutputAndExitCode() {
-        Path dir = Corpus.resolve("corrupt/truncated-mid-batch");
+        Path dir = Corpus.resolve("corrupt/bad-magic");
         Run errorsOnly = Run.of("verify", "--min-severity", "error", "--format", "jsonl", dir.toString());
         assertThat(JsonLines.parse(errorsOnly.out())).isNotEmpty().allMatch(m -> m.get("severity").equals("error"));
+        // a torn tail of the segment being appended to, and the time index entry past it, are warnings
+        Path torn = Corpus.resolve("corrupt/truncated-mid-batch");
+        Run tornErrors = Run.of("verify", "--min-severity", "error", torn.toString());
+        assertThat(tornErrors.out()).isEmpty();
+        assertThat(tornErrors.err()).contains("0 errors, 2 warnings");
+        assertThat(Run.of("verify", "--min-severity", "warning", "--format", "jsonl", torn.toString()).out())
+                .contains("\"kind\":\"truncated\"").contains("\"kind\":\"index-mismatch\",\"severity\":\"warning\"");
         Path epochs = Corpus.resolve("corrupt/leader-epoch-mismatch");
         Run warningOnly = Run.of("verify", "--min-severity", "error", epochs.toString());
         assertThat(warningOnly.out()).isEmpty();

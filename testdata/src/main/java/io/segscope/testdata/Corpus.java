@@ -49,6 +49,16 @@ public final class Corpus {
         return testdata().resolve("corpus");
     }
 
+    /**
+     * The directory a dump directory of the corpus mirrors: {@code dump/} holds the dumps of
+     * {@code logdir/}, {@code dump-<dir>/} those of {@code <dir>/} (the killed run's
+     * {@code dump-copied-while-writing/}).
+     */
+    public static Path dumpedDir(Path dumpRoot) {
+        String n = dumpRoot.getFileName().toString();
+        return dumpRoot.resolveSibling(n.startsWith("dump-") ? n.substring("dump-".length()) : "logdir");
+    }
+
     /** {@code testdata/synthetic/}: legacy segments built with Kafka's own builder. */
     public static Path synthetic() {
         return testdata().resolve("synthetic");

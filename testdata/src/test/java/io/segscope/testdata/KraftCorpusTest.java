@@ -36,6 +36,8 @@ class KraftCorpusTest {
     private static final String PLAIN = "kraft-4.4.0-plain";
     private static final String COMPRESSED = "kraft-4.4.0-compressed";
     private static final String CRASHED = "kraft-4.4.0-crashed";
+    /** SIGKILLed during a burst of large batches, with partition dirs copied while the broker wrote. */
+    private static final String KILLED = "kraft-4.4.0-killed-mid-write";
     /** Written by a Kafka 3.9.1 broker in KRaft mode (no share groups). */
     private static final String PLAIN_391 = "kraft-3.9.1-plain";
     private static final List<String> DUMPED = List.of(".log", ".index", ".timeindex", ".txnindex", ".snapshot", ".checkpoint");
@@ -54,9 +56,14 @@ class KraftCorpusTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, PLAIN_391})
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, KILLED, PLAIN_391})
     void everyDumpableFileHasKafkasDump(String name) throws IOException {
-        Path logDir = run(name).resolve("logdir");
+        assertThat(dumpedFiles(name, "logdir", "dump")).isGreaterThan(name.equals(KILLED) ? 50 : 100);
+    }
+
+    /** Checks the dump of every dumpable file below {@code <run>/<dir>} (in {@code <run>/<dumpDir>}); returns how many. */
+    private static int dumpedFiles(String name, String dir, String dumpDir) throws IOException {
+        Path logDir = run(name).resolve(dir);
         List<Path> files = files(logDir);
         assertThat(files).isNotEmpty();
         int dumped = 0;
@@ -66,26 +73,29 @@ class KraftCorpusTest {
                 continue;
             }
             String rel = logDir.relativize(f).toString();
-            Path dump = run(name).resolve("dump").resolve(rel + ".txt");
+            Path dump = run(name).resolve(dumpDir).resolve(rel + ".txt");
             assertThat(dump).as("dump of %s", rel).exists();
             String first = firstLine(dump);
-            assertThat(first).isEqualTo("Dumping logdir/" + rel);
+            assertThat(first).isEqualTo("Dumping " + dir + "/" + rel);
             if (n.endsWith(".index") || n.endsWith(".timeindex")) {
-                assertThat(run(name).resolve("dump").resolve(rel + ".verify.txt")).exists();
+                assertThat(run(name).resolve(dumpDir).resolve(rel + ".verify.txt")).exists();
             }
             dumped++;
         }
-        assertThat(dumped).isGreaterThan(100);
+        return dumped;
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, PLAIN_391})
+    @ValueSource(strings = {PLAIN, COMPRESSED, CRASHED, KILLED, PLAIN_391})
     void logDirMatchesTheManifestInRunJson(String name) throws Exception {
         Map<String, Object> runJson = parse(run(name).resolve("run.json"));
         assertThat(runJson.get("kafkaVersion")).isEqualTo(brokerVersion(name));
+        matchesManifest(runJson, "logdirManifest", run(name).resolve("logdir"));
+    }
+
+    private static void matchesManifest(Map<String, Object> runJson, String key, Path logDir) throws Exception {
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> manifest = (List<Map<String, Object>>) runJson.get("logdirManifest");
-        Path logDir = run(name).resolve("logdir");
+        List<Map<String, Object>> manifest = (List<Map<String, Object>>) runJson.get(key);
         Set<String> onDisk = new TreeSet<>();
         for (Path f : files(logDir)) {
             onDisk.add(logDir.relativize(f).toString());
@@ -316,6 +326,95 @@ class KraftCorpusTest {
         }
         assertThat(zeroTailed).isGreaterThan(10);
         assertThat(grep(run(CRASHED).resolve("dump"), "txn-orders-", "isTransactional: true")).isPositive();
+    }
+
+    /**
+     * The killed run: the copy of burst-0 taken while the broker wrote ends inside a batch (as
+     * run.json says, and as the committed bytes show), the killed log dir itself ends on batch
+     * boundaries (SIGKILL leaves the page cache to the kernel), the burst holds 200-900 KiB batches
+     * of four codecs with transactions, and the groups' commits are in __consumer_offsets.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void killedRunHoldsATornCopyAndAKilledLogDir() throws Exception {
+        Map<String, Object> runJson = parse(run(KILLED).resolve("run.json"));
+        assertThat(runJson.get("stop")).isEqualTo(Map.of("signal", "SIGKILL", "exitCode", 137L));
+        Path logDir = run(KILLED).resolve("logdir");
+        Path copied = run(KILLED).resolve("copied-while-writing");
+        assertThat(logDir.resolve(".kafka_cleanshutdown")).doesNotExist();
+        matchesManifest(runJson, "copiedWhileWritingManifest", copied);
+        assertThat(dumpedFiles(KILLED, "copied-while-writing", "dump-copied-while-writing")).isGreaterThan(10);
+        try (Stream<Path> dirs = Files.list(copied)) {
+            assertThat(dirs.map(d -> d.getFileName().toString()).sorted().collect(Collectors.toList()))
+                    .containsExactly("__consumer_offsets-2", "burst-0");
+        }
+
+        Map<String, Object> midWrite = (Map<String, Object>) ((Map<String, Object>) runJson.get("workload")).get("midWrite");
+        Map<String, Object> copy = (Map<String, Object>) midWrite.get("copy");
+        List<String> tornLogs = new ArrayList<>();
+        for (String dir : List.of("burst-0", "__consumer_offsets-2")) {
+            for (Map.Entry<String, Object> e : ((Map<String, Object>) copy.get(dir)).entrySet()) {
+                Map<String, Object> tail = (Map<String, Object>) ((Map<String, Object>) e.getValue()).get("tail");
+                if (tail == null) {
+                    continue;
+                }
+                Path log = copied.resolve(dir).resolve(e.getKey());
+                long[] framing = framing(log);
+                assertThat(tail.get("size")).as(e.getKey()).isEqualTo(Files.size(log));
+                assertThat(tail.get("wholeBatchesEndAt")).as(e.getKey()).isEqualTo(framing[0]);
+                assertThat(tail.get("torn")).as(e.getKey()).isEqualTo(framing[0] < Files.size(log));
+                if (Boolean.TRUE.equals(tail.get("torn"))) {
+                    tornLogs.add(dir + "/" + e.getKey());
+                    assertThat(tail.get("tornBaseOffset")).isEqualTo(framing[1]);
+                    assertThat((Long) tail.get("tornBatchSizeWithHeader")).isGreaterThan(Files.size(log) - framing[0]);
+                }
+            }
+        }
+        // the copy's last segment of burst-0, torn; no other copied .log is
+        assertThat(tornLogs).containsExactly("burst-0/00000000000000007604.log");
+
+        Map<String, Object> kill = (Map<String, Object>) midWrite.get("kill");
+        for (Map.Entry<String, Object> dir : ((Map<String, Object>) kill.get("killedLogDirTails")).entrySet()) {
+            for (Map.Entry<String, Object> e : ((Map<String, Object>) dir.getValue()).entrySet()) {
+                Path log = logDir.resolve(dir.getKey()).resolve(e.getKey());
+                assertThat(((Map<String, Object>) e.getValue()).get("torn")).as(e.getKey()).isEqualTo(false);
+                assertThat(framing(log)[0]).as(e.getKey()).isEqualTo(Files.size(log));
+            }
+        }
+
+        Path dump = run(KILLED).resolve("dump");
+        // retention keeps 1 MiB of closed segments: the killed dir holds 3 data batches, the copy 3 whole ones
+        Path copiedDump = run(KILLED).resolve("dump-copied-while-writing");
+        assertThat(matches(dump, "burst-0", Pattern.compile("compresscodec: (\\w+)"))).containsExactly("lz4", "none", "zstd");
+        assertThat(matches(copiedDump, "burst-0", Pattern.compile("compresscodec: (\\w+)"))).containsExactly("none", "zstd");
+        Pattern dataBatchSize = Pattern.compile("isControl: false .* size: (\\d+) magic");
+        Set<String> sizes = new TreeSet<>(matches(dump, "burst-0", dataBatchSize));
+        sizes.addAll(matches(copiedDump, "burst-0", dataBatchSize));
+        assertThat(sizes).hasSize(6).allMatch(n -> Long.parseLong(n) >= 200 << 10 && Long.parseLong(n) <= 900 << 10);
+        assertThat(grep(dump, "burst-0", "endTxnMarker: COMMIT")).isPositive();
+        assertThat(grep(dump, "__consumer_offsets-2", "endTxnMarker: COMMIT")).isPositive();
+        assertThat(matches(dump, "__consumer_offsets-2", Pattern.compile("key: \\{\"type\":\"(\\d+)\"")))
+                .containsExactly("1", "2");
+        // no flush since the last rolls: burst-0's recovery point is behind the start of its last segment
+        Matcher rp = Pattern.compile("\nburst 0 (\\d+)\n").matcher(Files.readString(logDir.resolve("recovery-point-offset-checkpoint")));
+        assertThat(rp.find()).isTrue();
+        String active = ((String) kill.get("activeSegment")).replace(".log", "");
+        assertThat(Long.parseLong(rp.group(1))).isLessThan(Long.parseLong(active));
+    }
+
+    /** Where the last whole batch of a .log ends, and the baseOffset of the bytes after it (-1 if none). */
+    private static long[] framing(Path log) throws IOException {
+        byte[] b = Files.readAllBytes(log);
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b);
+        long pos = 0;
+        while (pos + 12 <= b.length) {
+            long end = pos + 12 + buf.getInt((int) pos + 8);
+            if (end > b.length) {
+                return new long[] {pos, buf.getLong((int) pos)};
+            }
+            pos = end;
+        }
+        return new long[] {pos, pos < b.length ? -2 : -1};
     }
 
     /**

@@ -230,12 +230,21 @@ final class IndexCursors {
         }
     }
 
-    /** Reports the entries no batch matched, then closes the index files. */
-    void finish(long segLast, boolean compacted) {
+    /**
+     * Reports the entries no batch matched, then closes the index files. Entries past the last
+     * whole batch of a segment that ends with a crash's torn tail ({@code crashTail}: the segment
+     * being appended to) are a warning, not damage: the index was written (or copied, on a live
+     * disk) after batches the .log does not hold whole, and Kafka's recovery
+     * truncates the segment and rebuilds its indexes from the batches (LogSegment.recover).
+     */
+    void finish(long segLast, boolean compacted, boolean crashTail) {
+        Severity past = crashTail ? Severity.WARNING : Severity.ERROR;
+        String why = crashTail ? ", which ends with a torn tail: the index was written after batches the .log does not hold"
+                + " whole; Kafka's recovery rebuilds it when it truncates the segment" : "";
         if (offsetSource != null) {
             for (int n = offsetIndex.entries(); k < n; k++) {
-                offsetError(k, "position " + offsetIndex.position(k) + " (offset " + offsetIndex.offset(k)
-                        + ") lies past the last batch of the segment");
+                offsetError(k, past, "position " + offsetIndex.position(k) + " (offset " + offsetIndex.offset(k)
+                        + ") lies past the last batch of the segment" + why);
             }
             overflowLine(offsetIndex.fileName(), offsetFindings);
             if (appendOffsetEntries > 0) {
@@ -247,7 +256,8 @@ final class IndexCursors {
         if (timeSource != null) {
             for (int n = timeIndex.entries(); j < n; j++) {
                 if (timeIndex.offset(j) >= lastTimeOffset) {
-                    timeError(j, "offset " + timeIndex.offset(j) + " lies past the last offset " + segLast + " of the segment");
+                    timeError(j, past, "offset " + timeIndex.offset(j) + " lies past the last offset " + segLast
+                            + " of the segment" + why);
                 }
             }
             overflowLine(timeIndex.fileName(), timeFindings);
@@ -270,16 +280,24 @@ final class IndexCursors {
     }
 
     private void offsetError(int slot, String message) {
+        offsetError(slot, Severity.ERROR, message);
+    }
+
+    private void offsetError(int slot, Severity severity, String message) {
         if (++offsetFindings <= maxFindings) {
             report.add(offsetIndex.fileName(), (long) slot * OffsetIndexReader.ENTRY_SIZE, Violation.INDEX_MISMATCH,
-                    Severity.ERROR, offsetIndex.baseOffset(), "entry " + slot + ": " + message);
+                    severity, offsetIndex.baseOffset(), "entry " + slot + ": " + message);
         }
     }
 
     private void timeError(int slot, String message) {
+        timeError(slot, Severity.ERROR, message);
+    }
+
+    private void timeError(int slot, Severity severity, String message) {
         if (++timeFindings <= maxFindings) {
             report.add(timeIndex.fileName(), (long) slot * TimeIndexReader.ENTRY_SIZE, Violation.INDEX_MISMATCH,
-                    Severity.ERROR, timeIndex.baseOffset(), "entry " + slot + ": " + message);
+                    severity, timeIndex.baseOffset(), "entry " + slot + ": " + message);
         }
     }
 

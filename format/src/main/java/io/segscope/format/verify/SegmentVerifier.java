@@ -50,6 +50,8 @@ final class SegmentVerifier implements BatchVisitor {
     private long fileBase;
     private long fileSize;
     private boolean active;
+    /** The segment ends with a torn tail that a crash (or a copy of a live disk) leaves: a warning, not damage. */
+    private boolean crashTail;
     private long prevLast;
     private long nextBase;
     private long segFirst;
@@ -134,6 +136,7 @@ final class SegmentVerifier implements BatchVisitor {
         this.batches = 0;
         this.overflowReported = false;
         this.gapBatches = 0;
+        this.crashTail = false;
         this.compacted = false;
         this.epochs = epochs;
         this.coordinator = c.coordinator() == null ? null : CoordinatorRecordDecoder.forTopic(c.coordinator());
@@ -170,7 +173,7 @@ final class SegmentVerifier implements BatchVisitor {
                     gapBatches + " batch(es) whose lastOffsetDelta lies past their last record (or that hold no record),"
                             + " as the log cleaner leaves them to keep producer state; the first at this position");
         }
-        indexes.finish(segLast, compacted);
+        indexes.finish(segLast, compacted, crashTail);
         return new Result(segFirst, segLast, batches, compacted, true);
     }
 
@@ -221,6 +224,7 @@ final class SegmentVerifier implements BatchVisitor {
      */
     private void tornTail(Damage d, Severity severity, Problem what, String extra) {
         flushPending(-1);
+        crashTail = severity == Severity.WARNING;
         Violation kind = d.violation();
         long p = d.from();
         long lostFrom = d.lostFrom();

@@ -47,7 +47,7 @@
  * <tr><td>{@code invalid-control-record}</td><td>error</td><td>.log</td><td>a control record whose key or value does not parse</td></tr>
  * <tr><td>{@code index-size}</td><td>error</td><td>.index, .timeindex, .txnindex</td><td>an index file whose length is not a whole number of entries</td></tr>
  * <tr><td>{@code index-order}</td><td>error</td><td>.index, .timeindex</td><td>index entries whose offsets or timestamps go backwards</td></tr>
- * <tr><td>{@code index-mismatch}</td><td>error</td><td>.index, .timeindex</td><td>an entry not matching the batches: offset index position not a batch boundary, or offset not the last offset of the batch there; time index offset not a batch's last offset, or timestamp not that batch's maxTimestamp; entries past the last batch</td></tr>
+ * <tr><td>{@code index-mismatch}</td><td>error / warning</td><td>.index, .timeindex</td><td>an entry not matching the batches: offset index position not a batch boundary, or offset not the last offset of the batch there; time index offset not a batch's last offset, or timestamp not that batch's maxTimestamp; entries past the last batch (warning when the segment being appended to ends with a torn tail: the index outlived the batches the .log lost, and Kafka's recovery rebuilds it)</td></tr>
  * <tr><td>{@code index-version}</td><td>error</td><td>.txnindex</td><td>a transaction index entry of a version Kafka does not know</td></tr>
  * <tr><td>{@code snapshot-version}</td><td>error / warning</td><td>.snapshot</td><td>a producer snapshot version Kafka does not know</td></tr>
  * <tr><td>{@code snapshot-size}</td><td>error / warning</td><td>.snapshot</td><td>a producer snapshot whose size disagrees with its entries (warning for bytes after the last entry)</td></tr>

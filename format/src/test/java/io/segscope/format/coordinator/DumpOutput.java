@@ -93,7 +93,7 @@ public final class DumpOutput {
         Map<Path, Map<Long, String>> out = new HashMap<>();
         Path corpus = Corpus.corpus();
         for (Path dump : Corpus.filesEndingWith(corpus, "")) {
-            if (!dump.toString().contains("/dump/") || !dumps.test(dump) || Files.size(dump) > 256L << 20) {
+            if (!inDumps(dump) || !dumps.test(dump) || Files.size(dump) > 256L << 20) {
                 continue;
             }
             Path run = corpus.resolve(corpus.relativize(dump).getName(0));
@@ -108,6 +108,12 @@ public final class DumpOutput {
         return out;
     }
 
+    /** Whether {@code p} lies in a run's {@code dump/} or {@code dump-copied-while-writing/} (the killed run's copy). */
+    private static boolean inDumps(Path p) {
+        String s = p.toString();
+        return s.contains("/dump/") || s.contains("/dump-copied-while-writing/");
+    }
+
     /** The file a dump's path names: the file under the run, not in a dump, whose path ends with it (the longest match wins). */
     private static Path locate(Path run, String dumpedPath) {
         Path given = Path.of(dumpedPath).normalize();
@@ -120,7 +126,7 @@ public final class DumpOutput {
         for (int keep = n; keep >= 2; keep--) {
             Path tail = given.subpath(n - keep, n);
             for (Path candidate : candidates) {
-                if (candidate.endsWith(tail) && !candidate.toString().contains("/dump/")) {
+                if (candidate.endsWith(tail) && !inDumps(candidate)) {
                     return candidate.toAbsolutePath().normalize();
                 }
             }

@@ -50,7 +50,7 @@ class OwnerFilterCorpusTest {
             if (name.isEmpty() || !name.get().topic().startsWith("__") || name.get().isMetadataLog()) {
                 continue;
             }
-            Path log = dump.getParent().getParent().resolveSibling("logdir").resolve(dir)
+            Path log = Corpus.dumpedDir(dump.getParent().getParent()).resolve(dir)
                     .resolve(dump.getFileName().toString().replace(".txt", ""));
             if (!Files.exists(log)) {
                 continue;

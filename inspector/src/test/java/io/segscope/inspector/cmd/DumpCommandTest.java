@@ -33,7 +33,7 @@ class DumpCommandTest {
                 continue;
             }
             Path dumpRoot = dump.getParent().getParent();
-            Path source = dumpRoot.resolveSibling("logdir").resolve(dir)
+            Path source = Corpus.dumpedDir(dumpRoot).resolve(dir)
                     .resolve(dump.getFileName().toString().replace(".txt", ""));
             if (Files.exists(source)) {
                 out.add(new Path[]{source, dump});

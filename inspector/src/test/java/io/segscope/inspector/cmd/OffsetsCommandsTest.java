@@ -66,7 +66,7 @@ class OffsetsCommandsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {PLAIN, "kraft-3.9.1-plain", "kraft-4.4.0-compressed", "legacy-3.9.1-ibp2.1-snappy", "legacy-3.9.1-ibp2.8-lz4"})
+    @ValueSource(strings = {PLAIN, "kraft-3.9.1-plain", "kraft-4.4.0-compressed", "kraft-4.4.0-killed-mid-write", "legacy-3.9.1-ibp2.1-snappy", "legacy-3.9.1-ibp2.8-lz4"})
     void jsonlIsWhatTheAdminApiReported(String run) throws IOException {
         Run r = Run.of("offsets", "--format", "jsonl", logdir(run));
         assertThat(r.exit()).as(r.err()).isZero();

@@ -12,6 +12,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -27,7 +28,7 @@ import org.apache.kafka.common.utils.internals.AppInfoParser;
  * DumpLogSegments ({@link Dumper}).
  *
  * <p>Run only on request, through the {@code generate-corpus} Maven profile (see
- * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed,3.9.1-plain}.
+ * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed,killed-mid-write,3.9.1-plain}.
  * A 4.4.0 broker runs on this JVM's class path; a 3.9.1 broker on the jars resolved from
  * {@code testdata/generator-3.9.1/pom.xml} (two directories above {@code --out}), which never enter
  * the build. Clients, Admin and DumpLogSegments are always 4.4.0.
@@ -38,7 +39,7 @@ public final class CorpusGenerator {
 
     public static void main(String[] args) throws Exception {
         Path out = Paths.get("corpus");
-        List<String> runs = List.of("plain", "compressed", "crashed", "3.9.1-plain");
+        List<String> runs = List.of("plain", "compressed", "crashed", "killed-mid-write", "3.9.1-plain");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out":
@@ -48,7 +49,7 @@ public final class CorpusGenerator {
                     runs = List.of(args[++i].split(","));
                     break;
                 default:
-                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed,3.9.1-plain]");
+                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed,killed-mid-write,3.9.1-plain]");
             }
         }
         String classpath = System.getProperty("java.class.path");
@@ -84,18 +85,27 @@ public final class CorpusGenerator {
         System.out.println("[" + spec.name() + "] broker up at " + broker.bootstrap());
 
         Workload workload = new Workload(spec, broker, liveLogDir);
+        boolean killedMidWrite = spec.kind() == RunSpec.Kind.KILLED;
+        MidWriteBurst burst = killedMidWrite ? new MidWriteBurst(workload, runWork.resolve(MidWriteBurst.COPY_DIR)) : null;
         Map<String, Object> snapshot;
         int exitCode;
         String stop;
         long tWorkload;
         try {
-            workload.run();
+            if (killedMidWrite) {
+                burst.run();
+            } else {
+                workload.run();
+            }
             tWorkload = System.currentTimeMillis();
             snapshot = new AdminSnapshot(workload.admin()).take();
         } catch (Exception e) {
             try {
                 broker.kill();
             } finally {
+                if (burst != null) {
+                    burst.stopClients();
+                }
                 workload.closeClients();
             }
             throw e;
@@ -103,6 +113,13 @@ public final class CorpusGenerator {
         Map<String, Long> cleanerOffsets = workload.cleanerOffsets();
         if (spec.kind() == RunSpec.Kind.CRASHED) {
             exitCode = broker.kill();
+            stop = "SIGKILL";
+        } else if (killedMidWrite) {
+            try {
+                exitCode = burst.kill(broker, 1500);
+            } finally {
+                burst.stopClients();
+            }
             stop = "SIGKILL";
         } else {
             exitCode = broker.stopClean();
@@ -117,9 +134,26 @@ public final class CorpusGenerator {
         Path logDir = runDir.resolve("logdir");
         Trees.copyTree(liveLogDir, logDir);
         List<Map<String, Object>> manifest = manifest(logDir);
-        Map<String, Object> dumped = new Dumper(runDir).dumpAll(logDir, runDir.resolve("dump"));
+        Dumper dumper = new Dumper(runDir, killedMidWrite ? Set.of(MidWriteBurst.TOPIC) : Set.of());
+        Map<String, Object> dumped = dumper.dumpAll(logDir, runDir.resolve("dump"));
         if (!manifest.equals(manifest(logDir))) {
             throw new IllegalStateException("DumpLogSegments changed files in " + logDir);
+        }
+        List<Map<String, Object>> copyManifest = null;
+        if (killedMidWrite) {
+            burst.recordKilledTails(logDir);
+            Path copied = runDir.resolve(MidWriteBurst.COPY_DIR);
+            Trees.copyTree(runWork.resolve(MidWriteBurst.COPY_DIR), copied);
+            copyManifest = manifest(copied);
+            // beside dump/, not in it: dump/ mirrors logdir/ partition for partition
+            Map<String, Object> copyDumped = dumper.dumpAll(copied, runDir.resolve("dump-" + MidWriteBurst.COPY_DIR));
+            for (Map.Entry<String, Object> e : copyDumped.entrySet()) {
+                dumped.put(MidWriteBurst.COPY_DIR + "/" + e.getKey(), e.getValue());
+            }
+            if (!copyManifest.equals(manifest(copied))) {
+                throw new IllegalStateException("DumpLogSegments changed files in " + copied);
+            }
+            workload.putReport("midWrite", burst.facts());
         }
         long tDumped = System.currentTimeMillis();
         Json.write(runDir.resolve("admin.json"), snapshot);
@@ -145,6 +179,9 @@ public final class CorpusGenerator {
         run.put("cleanerOffsetCheckpointAtSnapshot", cleanerOffsets);
         run.put("dumpFlags", dumped);
         run.put("logdirManifest", manifest);
+        if (copyManifest != null) {
+            run.put("copiedWhileWritingManifest", copyManifest);
+        }
         Json.write(runDir.resolve("run.json"), run);
         Trees.deleteTree(runWork);
         System.out.println("[" + spec.name() + "] written to " + runDir + " in "

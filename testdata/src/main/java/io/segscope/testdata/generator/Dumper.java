@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -32,9 +33,16 @@ final class Dumper {
 
     private final Path runDir;
     private final Method main;
+    /** Topics whose records are dumped without {@code --print-data-log} (large payloads). */
+    private final Set<String> noDataLog;
 
     Dumper(Path runDir) throws ReflectiveOperationException {
+        this(runDir, Set.of());
+    }
+
+    Dumper(Path runDir, Set<String> noDataLog) throws ReflectiveOperationException {
         this.runDir = runDir.toAbsolutePath();
+        this.noDataLog = noDataLog;
         this.main = Class.forName("org.apache.kafka.tools.DumpLogSegments").getMethod("main", String[].class);
         Exit.setExitProcedure((code, message) -> {
             throw new IllegalStateException("DumpLogSegments exited with " + code + ": " + message);
@@ -72,6 +80,10 @@ final class Dumper {
             Path rel = logDir.relativize(file);
             String partitionDir = rel.getNameCount() > 1 ? rel.getName(0).toString() : "";
             List<String> flags = flagsFor(partitionDir);
+            int dash = partitionDir.lastIndexOf('-');
+            if (dash > 0 && noDataLog.contains(partitionDir.substring(0, dash))) {
+                flags.remove("--print-data-log");
+            }
             Path out = dumpDir.resolve(rel.toString() + ".txt");
             Files.createDirectories(out.getParent());
             run(file, flags, out, dumpDir.resolve(rel.toString() + ".err"));

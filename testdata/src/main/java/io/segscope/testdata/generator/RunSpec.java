@@ -45,7 +45,12 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         /** zstd offsets topic, an eager log cleaner that is waited for; SIGTERM. */
         COMPRESSED,
         /** SIGKILL after the Admin snapshot, with a transaction left open. */
-        CRASHED
+        CRASHED,
+        /**
+         * Only a burst of large batches and offset commits ({@link MidWriteBurst}); partition dirs
+         * copied file by file while the broker writes; SIGKILL in the middle of the burst.
+         */
+        KILLED
     }
 
     /** Settings every run shares. */
@@ -88,6 +93,24 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
     }
 
     /**
+     * A broker killed in the middle of writing: large batches (200-900 KiB) from several producers
+     * into 1 MiB segments, offset commits during the burst, a copy of live partition dirs taken
+     * while the broker appends, then SIGKILL during the burst. {@code log.flush.*} stay at their
+     * defaults (nothing is fsynced before the kill); small preallocated indexes as in the crashed
+     * run; retention on the burst topic keeps the committed tree small (old segments deleted a
+     * second after they fall out of 2 MiB).
+     */
+    static RunSpec killed() {
+        Map<String, String> m = common();
+        m.put("log.cleaner.enable", "false");
+        m.put("offsets.topic.num.partitions", "3");
+        m.put("log.index.size.max.bytes", "8192");
+        m.put("log.retention.check.interval.ms", "1000");
+        return new RunSpec("kraft-4.4.0-killed-mid-write", 0x5E65C09E0004L, Kind.KILLED, 3, 0, m,
+                List.of("share.version=1"), PINNED);
+    }
+
+    /**
      * A Kafka 3.9.1 broker in KRaft mode (magic 2, the 3.9 coordinator's record versions), stopped
      * with SIGTERM. 3.x accepts offsets segments below 1 MiB, so a quarter of the 4.4.0 plain
      * run's commits still span several segments. The consumer rebalance protocol (KIP-848) is
@@ -112,9 +135,11 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
                 return crashed();
             case "3.9.1-plain":
                 return plain391();
+            case "killed-mid-write":
+                return killed();
             default:
                 throw new IllegalArgumentException("unknown run '" + shortName
-                        + "' (plain, compressed, crashed, 3.9.1-plain)");
+                        + "' (plain, compressed, crashed, killed-mid-write, 3.9.1-plain)");
         }
     }
 }

@@ -123,6 +123,11 @@ final class Workload {
         return new ArrayList<>(positions.get(group).keySet());
     }
 
+    /** Adds a section to {@link #report()}. */
+    void putReport(String key, Object value) {
+        report.put(key, value);
+    }
+
     Map<String, Object> report() {
         report.put("steps", steps);
         report.put("counts", counters);
