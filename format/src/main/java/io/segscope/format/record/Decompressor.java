@@ -91,6 +91,21 @@ public final class Decompressor implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the decompressors the current thread keeps for reuse. A thread that ends calls it:
+     * what it kept is otherwise left to the garbage collector, whose collections of a small heap
+     * come too seldom for the codec contexts held outside it (three-thread replays run again and
+     * again in one process grew it by gigabytes).
+     */
+    public static void releaseThread() {
+        java.util.ArrayDeque<Decompressor> free = FREE.get();
+        for (Decompressor d : free) {
+            d.close();
+        }
+        free.clear();
+        FREE.remove();
+    }
+
     /** @param maxBytes the most bytes one payload may decompress to */
     public Decompressor(int maxBytes) {
         this.maxBytes = maxBytes;
