@@ -92,6 +92,7 @@ public class InputsUnchangedTest {
                 new String[]{"dump", "--format", "jsonl", "--threads", "2", dir},
                 new String[]{"verify", dir},
                 new String[]{"verify", "--format", "jsonl", dir},
+                new String[]{"verify", "--salvage", tmp.resolve("salvaged").toString(), dir},
                 new String[]{"offsets", "--format", "jsonl", dir},
                 new String[]{"history", "--format", "jsonl", "--group", "simple,comma,group", dir},
                 new String[]{"groups", "--members", dir},
@@ -104,6 +105,7 @@ public class InputsUnchangedTest {
             assertThat(state(logdir)).as("after %s", List.of(command)).isEqualTo(before);
         }
         assertThat(Files.isDirectory(tmp.resolve("out"))).as("compact wrote its output elsewhere").isTrue();
+        assertThat(tmp.resolve("salvaged").resolve("salvage-report.jsonl")).as("salvage wrote its output elsewhere").isRegularFile();
     }
 
     /** Where the main sources may open a file for writing: outputs only. */
@@ -111,6 +113,9 @@ public class InputsUnchangedTest {
             "format/src/main/java/io/segscope/format/write/SegmentWriter.java", "a new segment's files, under temporary names",
             "format/src/main/java/io/segscope/format/compact/Compactor.java", "compaction's temporary output dir, renamed when complete",
             "inspector/src/main/java/io/segscope/inspector/cmd/CompactCommand.java", "the metadata files of compaction's output dir",
+            "format/src/main/java/io/segscope/format/state/StateFileWriter.java", "side files of an output dir, under temporary names",
+            "format/src/main/java/io/segscope/format/salvage/Salvager.java", "copies of small files into a salvage's temporary output dir",
+            "format/src/main/java/io/segscope/format/salvage/SalvageOutput.java", "a salvage's temporary output dir, renamed when complete",
             "inspector/src/main/java/io/segscope/inspector/Segscope.java", "standard output and error");
 
     private static final Pattern WRITE_CALL = Pattern.compile(

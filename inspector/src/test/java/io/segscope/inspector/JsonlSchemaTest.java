@@ -49,7 +49,7 @@ class JsonlSchemaTest {
         }
         assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
-                "history-event", "locate-group", "offsets-offset", "verify-finding");
+                "history-event", "locate-group", "offsets-offset", "salvage-partition", "verify-finding");
     }
 
     private static Run run(String... command) {
@@ -95,6 +95,23 @@ class JsonlSchemaTest {
         }
         assertThat(failures).as("findings that do not match the schema").isEmpty();
         assertThat(lines).isGreaterThan(100);
+    }
+
+    /** The salvage report of every damaged partition of the corpus, the synthetic segments and the catalogue. */
+    @Test
+    void salvageReportMatchesItsSchema() throws IOException {
+        Path out = Files.createTempDirectory("segscope-schema-").resolve("salvaged");
+        Run run = run("verify", "--format", "jsonl", "--salvage", out.toString());
+        assertThat(run.exit()).as(run.err()).isEqualTo(1);
+        List<String> failures = new ArrayList<>();
+        List<String> lines = Files.readAllLines(out.resolve("salvage-report.jsonl"));
+        for (String line : lines) {
+            check(SCHEMAS.get("salvage-partition"), line, failures);
+        }
+        assertThat(failures).as("report lines that do not match the schema").isEmpty();
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(15);
+        assertThat(String.join("\n", lines)).contains("\"kind\":\"torn-tail\"")
+                .contains("\"kind\":\"dropped-batch\"");
     }
 
     /** The schemas reject what they should: they are not vacuous. */

@@ -78,10 +78,12 @@ class ReadmeExamplesTest {
         for (String a : split(c.group(1))) {
             args.add(a.startsWith("testdata/") ? root.resolve(a).toString() : a);
         }
-        // an example that writes (compact --out) writes into a fresh dir each time
-        int outAt = args.indexOf("--out");
-        if (outAt >= 0 && args.get(outAt + 1).startsWith("/tmp/segscope-readme-")) {
-            deleteTree(Path.of(args.get(outAt + 1)));
+        // an example that writes (compact --out, verify --salvage) writes into a fresh dir each time
+        for (String option : List.of("--out", "--salvage")) {
+            int outAt = args.indexOf(option);
+            if (outAt >= 0 && args.get(outAt + 1).startsWith("/tmp/segscope-readme-")) {
+                deleteTree(Path.of(args.get(outAt + 1)));
+            }
         }
         Run run = Run.of(args.toArray(String[]::new));
         String prefix = root + "/";

@@ -45,11 +45,12 @@ final class ProducerReplay implements SourceSegment.BatchVisitor {
                 return;
             }
             e = entry(e, b);
-            if (type == ControlRecord.Type.ABORT.id) {
-                // LogSegment.updateProducerState: the transaction from its first offset (the marker's
-                // when none was open) to the marker; its last stable offset is the first offset of the
+            if (type == ControlRecord.Type.ABORT.id && e.txnFirstOffset >= 0) {
+                // LogSegment.updateProducerState: the transaction from its first offset to the marker
+                // (4.4.0's appendEndTxnMarker completes none when none is open: a marker whose data the
+                // cleaner removed gives no entry); its last stable offset is the first offset of the
                 // earliest transaction another producer still has open, else the offset after the marker
-                long first = e.txnFirstOffset >= 0 ? e.txnFirstOffset : b.baseOffset();
+                long first = e.txnFirstOffset;
                 long lso = b.lastOffset() + 1;
                 for (Map.Entry<Long, Entry> o : producers.entrySet()) {
                     if (o.getKey() != b.producerId() && o.getValue().txnFirstOffset >= 0) {

@@ -27,6 +27,33 @@ public final class Checksums {
         return compute(crc32, buf, from, to);
     }
 
+    /**
+     * CRC-32C ({@code castagnoli}) or CRC-32 of {@code [from, to)} of a source, read a chunk at a
+     * time: a range of any size is checked with at most {@code chunk} bytes of it in memory.
+     *
+     * @return the unsigned value, or -1 when the source cannot give the bytes
+     */
+    public long crcOf(ByteSource source, long from, long to, boolean castagnoli, int chunk) {
+        Checksum c = castagnoli ? crc32c : crc32;
+        c.reset();
+        for (long q = from; q < to; ) {
+            int n = (int) Math.min(chunk, to - q);
+            int idx = source.ensure(q, n);
+            if (idx < 0) {
+                return -1;
+            }
+            ByteBuffer buf = source.buffer();
+            if (buf != this.source) {
+                this.source = buf;
+                view = buf.duplicate();
+            }
+            view.limit(view.capacity()).position(idx).limit(idx + n);
+            c.update(view);
+            q += n;
+        }
+        return c.getValue();
+    }
+
     private long compute(Checksum c, ByteBuffer buf, int from, int to) {
         if (buf != source) {
             source = buf;

@@ -56,6 +56,17 @@ public final class Verifier {
     private final SegmentVerifier segments;
     private final ProducerSnapshotReader snapshotReader = new ProducerSnapshotReader();
     private boolean reportIgnored;
+    private PartitionListener partitionListener;
+
+    /** Told after each partition dir is verified. */
+    public interface PartitionListener {
+        /**
+         * @param partition the partition dir verified
+         * @param errors errors found in it (its files and the partition's own checks)
+         * @param warnings warnings found in it
+         */
+        void verified(PartitionDir partition, long errors, long warnings);
+    }
 
     public Verifier(ReaderOptions options, FindingSink sink) {
         this.report = new Report(sink);
@@ -103,6 +114,12 @@ public final class Verifier {
         report.add(e, severity);
     }
 
+    /** Sets who is told of each partition dir verified and what was found in it (null for nobody). */
+    public Verifier onPartition(PartitionListener listener) {
+        partitionListener = listener;
+        return this;
+    }
+
     /** Sets who is told how far the run is (null for nobody). */
     public Verifier progress(ProgressListener listener) {
         report.progress = listener;
@@ -141,7 +158,13 @@ public final class Verifier {
 
         @Override
         public void partition(PartitionDir partition, SegmentSet segments, List<LogFile> otherFiles, Boolean cleanShutdown) {
+            long errors = report.stats.findings(Severity.ERROR);
+            long warnings = report.stats.findings(Severity.WARNING);
             verifyPartition(partition, segments, otherFiles, cleanShutdown);
+            if (partitionListener != null) {
+                partitionListener.verified(partition, report.stats.findings(Severity.ERROR) - errors,
+                        report.stats.findings(Severity.WARNING) - warnings);
+            }
         }
 
         @Override

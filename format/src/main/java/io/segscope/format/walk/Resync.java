@@ -94,13 +94,8 @@ public final class Resync {
                     || count > (long) lastOffsetDelta + 1) {
                 return false;
             }
-            idx = source.ensure(p, total);
-            if (idx < 0) {
-                return false;
-            }
-            buf = source.buffer();
             long stored = Integer.toUnsignedLong(buf.getInt(idx + BatchView.CRC_OFFSET));
-            return stored == checksums.crc32c(buf, idx + BatchView.ATTRIBUTES_OFFSET, idx + total);
+            return crc(source, p, total, BatchView.ATTRIBUTES_OFFSET, true) == stored;
         }
         if (magic == 0 || magic == 1) {
             int min = magic == 0 ? LegacyMessageView.RECORD_OVERHEAD_V0 : LegacyMessageView.RECORD_OVERHEAD_V1;
@@ -108,14 +103,29 @@ public final class Resync {
             if (size < min || (attributes & 0x07) > 3 || (attributes & (magic == 0 ? 0xf8 : 0xf0)) != 0) {
                 return false;
             }
-            idx = source.ensure(p, total);
-            if (idx < 0) {
-                return false;
-            }
-            buf = source.buffer();
             long stored = Integer.toUnsignedLong(buf.getInt(idx + LEGACY_CRC));
-            return stored == checksums.crc32(buf, idx + LEGACY_MAGIC, idx + total);
+            return crc(source, p, total, LEGACY_MAGIC, false) == stored;
         }
         return false;
     }
+
+    /**
+     * The CRC of a candidate entry from {@code crcFrom} to its end: at once when it is small, else a
+     * chunk at a time, so that a damaged header declaring a huge size does not make a windowed
+     * source hold that many bytes (a real batch that large is read whole by the reader anyway).
+     */
+    private long crc(ByteSource source, long p, int total, int crcFrom, boolean castagnoli) {
+        if (total <= CHUNK) {
+            int idx = source.ensure(p, total);
+            if (idx < 0) {
+                return -1;
+            }
+            ByteBuffer buf = source.buffer();
+            return castagnoli ? checksums.crc32c(buf, idx + crcFrom, idx + total) : checksums.crc32(buf, idx + crcFrom, idx + total);
+        }
+        return checksums.crcOf(source, p + crcFrom, p + total, castagnoli, CHUNK);
+    }
+
+    /** Candidates larger than this are checked a chunk at a time. */
+    private static final int CHUNK = 1 << 20;
 }

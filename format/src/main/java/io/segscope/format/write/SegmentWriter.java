@@ -2,6 +2,7 @@ package io.segscope.format.write;
 
 import io.segscope.format.index.TxnIndexReader;
 import io.segscope.format.record.BatchView;
+import io.segscope.format.record.LegacyMessageView;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -29,7 +30,8 @@ import java.util.List;
  * {@code .cleaned} names into place. A {@code .txnindex} is written only when it has an entry, as
  * Kafka creates it on the first append.
  *
- * <p>Batches must be magic 2 (what {@link BatchBuilder} builds), their last offsets increasing and
+ * <p>Entries may be magic-2 batches (what {@link BatchBuilder} builds) or legacy magic-0/1 messages
+ * (what a salvaged legacy segment holds), their last offsets increasing and
  * within {@code Integer.MAX_VALUE} of the base offset; an append that breaks a rule writes nothing.
  * The writer never replaces a file:
  * the target names must not exist, and it refuses a directory that is, or is inside, one of the
@@ -114,7 +116,7 @@ public final class SegmentWriter implements Closeable {
     }
 
     /**
-     * Appends whole magic-2 batches (one or more, from the buffer's position to its limit) as
+     * Appends whole batches or legacy entries (one or more, from the buffer's position to its limit) as
      * {@code LogSegment.append} does. The buffer's position is left unchanged.
      */
     public void append(ByteBuffer batches) throws IOException {
@@ -125,17 +127,8 @@ public final class SegmentWriter implements Closeable {
         // check every batch first, so a bad one leaves nothing written
         long largest = -1;
         for (int p = start; p < end; ) {
-            if (end - p < BatchView.RECORDS_OFFSET) {
-                throw new IllegalArgumentException("a partial batch at " + (p - start));
-            }
-            if (b.get(p + BatchView.MAGIC_OFFSET) != 2) {
-                throw new IllegalArgumentException("magic " + b.get(p + BatchView.MAGIC_OFFSET) + " batch: only magic 2 is written");
-            }
-            int size = b.getInt(p + BatchView.LENGTH_OFFSET) + BatchView.LOG_OVERHEAD;
-            if (size < BatchView.RECORDS_OFFSET || size > end - p) {
-                throw new IllegalArgumentException("batch length " + size + " at " + (p - start));
-            }
-            long last = b.getLong(p) + b.getInt(p + BatchView.LAST_OFFSET_DELTA_OFFSET);
+            int size = entrySize(b, p, end, start);
+            long last = lastOffset(b, p);
             if (last <= (largest >= 0 ? largest : lastAppendedOffset)) {
                 throw new IllegalArgumentException("batch at " + (p - start) + " ends at offset " + last
                         + ", not after " + Math.max(largest, lastAppendedOffset));
@@ -159,8 +152,8 @@ public final class SegmentWriter implements Closeable {
         }
         for (int p = start; p < end; ) {
             int size = b.getInt(p + BatchView.LENGTH_OFFSET) + BatchView.LOG_OVERHEAD;
-            long lastOffset = b.getLong(p) + b.getInt(p + BatchView.LAST_OFFSET_DELTA_OFFSET);
-            long maxTimestamp = b.getLong(p + BatchView.MAX_TIMESTAMP_OFFSET);
+            long lastOffset = lastOffset(b, p);
+            long maxTimestamp = maxTimestamp(b, p);
             if (maxTimestamp > maxTimestampSoFar) {
                 maxTimestampSoFar = maxTimestamp;
                 offsetOfMaxTimestampSoFar = lastOffset;
@@ -174,6 +167,43 @@ public final class SegmentWriter implements Closeable {
             bytesSinceLastIndexEntry += size;
             p += size;
         }
+    }
+
+    /** The whole size of the entry at {@code p}, checked against its magic's minimum and the bytes left. */
+    private static int entrySize(ByteBuffer b, int p, int end, int start) {
+        if (end - p < BatchView.MAGIC_OFFSET + 1) {
+            throw new IllegalArgumentException("a partial batch at " + (p - start));
+        }
+        byte magic = b.get(p + BatchView.MAGIC_OFFSET);
+        int min = switch (magic) {
+            case 2 -> BatchView.RECORDS_OFFSET;
+            case 1 -> BatchView.LOG_OVERHEAD + LegacyMessageView.RECORD_OVERHEAD_V1;
+            case 0 -> BatchView.LOG_OVERHEAD + LegacyMessageView.RECORD_OVERHEAD_V0;
+            default -> throw new IllegalArgumentException("magic " + magic + " batch at " + (p - start));
+        };
+        if (end - p < min) {
+            throw new IllegalArgumentException("a partial batch at " + (p - start));
+        }
+        int size = b.getInt(p + BatchView.LENGTH_OFFSET) + BatchView.LOG_OVERHEAD;
+        if (size < min || size > end - p) {
+            throw new IllegalArgumentException("batch length " + size + " at " + (p - start));
+        }
+        return size;
+    }
+
+    /** Kafka's {@code lastOffset()}: base + last offset delta (v2), the entry's own offset (legacy). */
+    private static long lastOffset(ByteBuffer b, int p) {
+        return b.get(p + BatchView.MAGIC_OFFSET) == 2 ? b.getLong(p) + b.getInt(p + BatchView.LAST_OFFSET_DELTA_OFFSET)
+                : b.getLong(p);
+    }
+
+    /** Kafka's {@code maxTimestamp()}: the field (v2), the message's timestamp (v1), none (v0). */
+    private static long maxTimestamp(ByteBuffer b, int p) {
+        return switch (b.get(p + BatchView.MAGIC_OFFSET)) {
+            case 2 -> b.getLong(p + BatchView.MAX_TIMESTAMP_OFFSET);
+            case 1 -> b.getLong(p + BatchView.LOG_OVERHEAD + LegacyMessageView.TIMESTAMP_OFFSET);
+            default -> -1L;
+        };
     }
 
     private void appendOffsetEntry(long offset, long physical) {

@@ -78,7 +78,7 @@ public final class KafkaCleanerOracle {
     }
 
     /** A clock standing still at {@code now}. */
-    static Time fixed(long now) {
+    public static Time fixed(long now) {
         return clock(new long[] {now});
     }
 

@@ -124,4 +124,34 @@ class WindowedFileSourceTest {
             }
         }
     }
+
+    /**
+     * A damaged header that passes every cheap test and declares a huge size: looking for the next good
+     * batch computes its CRC a chunk at a time, so the window does not grow to the declared size (it
+     * did: a 1.9 GiB segment damaged twice held 236 MB of window during a resync, and salvage ran out of
+     * a 512 MiB heap), and the right answer still comes out for a real batch that large.
+     */
+    @Test
+    void resyncDoesNotGrowTheWindowToADeclaredSize(@TempDir Path tmp) throws IOException {
+        int declared = 6 << 20;
+        ByteBuffer b = ByteBuffer.allocate(declared + 4096);
+        b.position(100);
+        b.putLong(5).putInt(declared).putInt(0).put((byte) 2).putInt(0x12345678).putShort((short) 0).putInt(10)
+                .putLong(0).putLong(0).putLong(-1).putShort((short) -1).putInt(-1).putInt(5);
+        Path file = tmp.resolve("damaged.log");
+        Files.write(file, b.array());
+        try (WindowedFileSource s = new WindowedFileSource(file, "damaged.log", 64 * 1024)) {
+            assertThat(new io.segscope.format.walk.Resync(128 << 20).find(s, 1, 0)).isEqualTo(-1);
+            assertThat(s.buffer().capacity()).as("the window after the search").isLessThanOrEqualTo(1 << 20);
+        }
+        // the same bytes with the CRC made right are found, read a chunk at a time
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b.array(), 100 + 21, declared + 12 - 21);
+        b.putInt(100 + 17, (int) crc.getValue());
+        Files.write(file, b.array());
+        try (WindowedFileSource s = new WindowedFileSource(file, "damaged.log", 64 * 1024)) {
+            assertThat(new io.segscope.format.walk.Resync(128 << 20).find(s, 1, 0)).isEqualTo(100);
+            assertThat(s.buffer().capacity()).isLessThanOrEqualTo(1 << 20);
+        }
+    }
 }

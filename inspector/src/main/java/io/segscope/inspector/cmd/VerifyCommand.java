@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.error.Violation;
 import io.segscope.format.logdir.StreamEntry;
+import io.segscope.format.salvage.SalvageOutput;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.KindsTable;
 import io.segscope.format.verify.Severity;
@@ -75,6 +76,17 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "Print findings at least this severe: info (default), warning or error. Also sets what counts for the exit code.")
     Severity min;
 
+    @Option(names = "--salvage", paramLabel = "OUT_DIR",
+            description = {"Also write a copy of each damaged partition (a finding of at least warning, or of --min-severity)",
+                "that Kafka loads without truncating anything: every good batch kept byte for byte, damaged bytes left out,",
+                "indexes, producer snapshot and leader-epoch checkpoint rebuilt, checkpoints made consistent; and",
+                "OUT_DIR/" + SalvageOutput.REPORT + " listing every byte and offset range lost. OUT_DIR is built under a",
+                "temporary name and renamed when complete; it must not exist (unless --force) nor be inside an input."})
+    Path salvage;
+
+    @Option(names = "--force", description = "With --salvage: replace an existing OUT_DIR once the new one is complete.")
+    boolean force;
+
     @picocli.CommandLine.Mixin
     OptionValues.ReadOptions read;
 
@@ -106,6 +118,25 @@ public final class VerifyCommand implements Callable<Integer> {
                 out.print(f + "\n");
             }
         });
+        if (force && salvage == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--force replaces the --salvage output: give --salvage OUT_DIR");
+        }
+        Salvage salvaging = null;
+        if (salvage != null) {
+            try {
+                salvaging = new Salvage(SalvageOutput.open(salvage, force, paths.stream().filter(p -> !p.toString().equals("-"))
+                        .map(PathArgument::file).toList()), read.readerOptions(), min);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                err.println("verify: " + salvage + " exists already: choose another --salvage OUT_DIR, remove it, or give --force");
+                return Segscope.EXIT_IO;
+            } catch (IOException e) {
+                err.println("verify: cannot create the salvage output " + salvage + ": " + e);
+                return Segscope.EXIT_IO;
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            verifier.onPartition(salvaging::noteDamage);
+        }
         Progress progress = new Progress(err, Progress.stderrIsTerminal(), totalLogBytes(paths));
         verifier.progress((bytes, batches, records) -> progress.update(bytes, records));
         int exit = Segscope.EXIT_OK;
@@ -117,10 +148,13 @@ public final class VerifyCommand implements Callable<Integer> {
                 } else if (!PathArgument.exists(p)) {
                     err.println(p + ": no such file or directory");
                     exit = Segscope.EXIT_IO;
-                } else if (!verifyPath(verifier, p)) {
+                } else if (!verifyPath(verifier, p, salvaging)) {
                     err.println(p + ": no Kafka segment, partition dir or log dir found there");
                     exit = Segscope.EXIT_IO;
                 }
+            }
+            if (salvaging != null && !salvaging.finish(err)) {
+                exit = Segscope.EXIT_IO;
             }
         } finally {
             progress.done();
@@ -128,6 +162,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 json.flush();
             }
             out.flush();
+            if (salvaging != null) {
+                salvaging.close();
+            }
         }
         VerifyStats s = verifier.stats();
         err.println("verify: " + s.files() + " files, " + s.batches() + " batches, " + s.records() + " records; "
@@ -166,15 +203,22 @@ public final class VerifyCommand implements Callable<Integer> {
      * read in one forward pass; an archive cut short is an {@code io-error} finding naming where it
      * ends, after its complete entries are verified.
      */
-    private static boolean verifyPath(Verifier verifier, Path p) {
+    private static boolean verifyPath(Verifier verifier, Path p, Salvage salvaging) {
         try (PathArgument arg = PathArgument.open(p)) {
             ArchiveTree tree = arg.tree();
             if (tree == null) {
-                return verifier.verify(p);
+                boolean found = verifier.verify(p);
+                if (salvaging != null) {
+                    salvaging.salvageNoted();
+                }
+                return found;
             }
             verifier.reportIgnored(true).readOrder(arg.archiveOrder());
             try {
                 boolean found = verifier.verify(arg.entry());
+                if (salvaging != null) {
+                    salvaging.salvageNoted();
+                }
                 tree.truncation().ifPresent(t -> verifier.report(FormatException.at(Violation.ARCHIVE_TRUNCATED, t.file(), t.position())
                         .note(t.message()).build(), Severity.ERROR));
                 return found || tree.truncation().isPresent();
