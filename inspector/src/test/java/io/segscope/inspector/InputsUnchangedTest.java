@@ -65,7 +65,7 @@ public class InputsUnchangedTest {
         return runs.stream();
     }
 
-    private static void copy(Path from, Path to) throws IOException {
+    static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> all = Files.walk(from)) {
             for (Path p : all.toList()) {
                 Path q = to.resolve(from.relativize(p).toString());
@@ -114,7 +114,7 @@ public class InputsUnchangedTest {
             "format/src/main/java/io/segscope/format/compact/Compactor.java", "compaction's temporary output dir, renamed when complete",
             "inspector/src/main/java/io/segscope/inspector/cmd/CompactCommand.java", "the metadata files of compaction's output dir",
             "format/src/main/java/io/segscope/format/state/StateFileWriter.java", "side files of an output dir, under temporary names",
-            "format/src/main/java/io/segscope/format/salvage/Salvager.java", "copies of small files into a salvage's temporary output dir",
+            "format/src/main/java/io/segscope/format/logdir/Copies.java", "copies of input files into an output's temporary dir",
             "format/src/main/java/io/segscope/format/salvage/SalvageOutput.java", "a salvage's temporary output dir, renamed when complete",
             "inspector/src/main/java/io/segscope/inspector/Segscope.java", "standard output and error");
 

@@ -83,7 +83,7 @@ class VerifySalvageTest {
         assertThat(force.exit()).isEqualTo(2);
         assertThat(force.err()).contains("--force replaces the --salvage output");
         Path input = tmp.resolve("in");
-        copyTree(Corpus.resolve("corrupt/truncated-mid-batch"), input);
+        InputsUnchangedTest.copy(Corpus.resolve("corrupt/truncated-mid-batch"), input);
         Run inside = Run.of("verify", "--salvage", input.resolve("out").toString(), input.toString());
         assertThat(inside.exit()).isEqualTo(2);
         assertThat(inside.err()).contains("must not be inside an input");
@@ -146,18 +146,5 @@ class VerifySalvageTest {
             throw new IllegalStateException(e);
         }
         return out;
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path q = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(q);
-                } else {
-                    Files.copy(p, q);
-                }
-            }
-        }
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.logdir.Copies;
 import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.state.MetaProperties;
@@ -21,13 +22,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The output directory of a salvage (docs/salvage.md): built under a temporary name beside it and
@@ -237,7 +236,7 @@ public final class SalvageOutput implements Closeable {
                         in.put(f.name(), Map.of());   // unreadable: only what the copies give
                     }
                 } else if (f.name().equals(MetaProperties.FILE_NAME)) {
-                    Salvager.copy(f, g.work.resolve(f.name()));
+                    Copies.copy(f, g.work.resolve(f.name()), false);
                 }
             }
         }
@@ -343,13 +342,6 @@ public final class SalvageOutput implements Closeable {
     }
 
     private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        Copies.deleteTree(root);
     }
 }

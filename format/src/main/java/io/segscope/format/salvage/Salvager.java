@@ -2,6 +2,7 @@ package io.segscope.format.salvage;
 
 import io.segscope.format.error.FormatException;
 import io.segscope.format.io.ByteSource;
+import io.segscope.format.logdir.Copies;
 import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.FileStatus;
@@ -26,10 +27,8 @@ import io.segscope.format.write.SegmentWriter;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -275,7 +274,12 @@ public final class Salvager {
             try {
                 RecordIterator it = b.records();
                 while (it.next()) {
-                    // every record must frame
+                    // every record must frame, and a legacy inner message have its own CRC right: a
+                    // consumer checks it (check.crcs) and cannot read past it
+                    if (!it.record().isValid()) {
+                        return "the inner message at offset " + it.record().offset()
+                                + " of the compressed wrapper has a wrong CRC: consumers stop at it";
+                    }
                 }
             } catch (FormatException e) {
                 return "its records cannot be read: " + e.problem().detail();
@@ -376,7 +380,7 @@ public final class Salvager {
             Optional<FileEntry> meta = partition.partitionMetadata();
             if (meta.isPresent()) {
                 if (readable(meta.get(), PartitionMetadata::read)) {
-                    copy(meta.get(), target.resolve(PartitionMetadata.FILE_NAME));
+                    Copies.copy(meta.get(), target.resolve(PartitionMetadata.FILE_NAME), false);
                 } else {
                     leftOut.add(meta.get().name() + ": unreadable; Kafka writes it again from the topic id it is given");
                 }
@@ -420,7 +424,7 @@ public final class Salvager {
                 losses.add(new Loss(file.path(), 0, file.size(), -1, -1, "kraft-snapshot",
                         "a damaged KRaft snapshot is not copied: the controller falls back to an older one or the log"));
             } else {
-                copy(file, target.resolve(file.name()));
+                Copies.copy(file, target.resolve(file.name()), false);
             }
         }
     }
@@ -452,28 +456,6 @@ public final class Salvager {
             return b.baseOffset();
         } catch (FormatException e) {
             return -1;
-        }
-    }
-
-    /** Copies a small file byte for byte. */
-    static void copy(FileEntry from, Path to) throws IOException {
-        try (ByteSource source = from.open();
-             FileChannel ch = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            long pos = 0;
-            while (true) {
-                long n = source.available(pos, 1 << 20);
-                if (n <= 0) {
-                    break;
-                }
-                int at = source.ensure(pos, (int) n);
-                ByteBuffer b = source.buffer().duplicate();
-                b.limit(at + (int) n).position(at);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
-                pos += n;
-            }
-            ch.force(true);
         }
     }
 

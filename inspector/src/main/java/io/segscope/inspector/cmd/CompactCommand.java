@@ -29,12 +29,9 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -603,30 +600,8 @@ public final class CompactCommand implements Callable<Integer> {
         Path dir = tmp.resolve(t.dir().name());
         Files.createDirectories(dir);
         for (FileEntry f : t.dir().children()) {
-            if (f.isDirectory()) {
-                continue;
-            }
-            try (ByteSource source = f.open();
-                 FileChannel ch = FileChannel.open(dir.resolve(f.name()), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                long zeros = source.zeroTailFrom();
-                long end = zeros >= 0 ? zeros : Long.MAX_VALUE;
-                long pos = 0;
-                while (pos < end) {
-                    long n = source.available(pos, Math.min(1 << 20, end - pos));
-                    if (n <= 0) {
-                        break;
-                    }
-                    int at = source.ensure(pos, (int) n);
-                    ByteBuffer b = source.buffer().duplicate();
-                    b.limit(at + (int) n).position(at);
-                    while (b.hasRemaining()) {
-                        ch.write(b);
-                    }
-                    pos += n;
-                }
-                if (zeros >= 0 && source.size() > pos) {
-                    ch.write(ByteBuffer.allocate(1), source.size() - 1); // the zero tail, as a sparse file
-                }
+            if (!f.isDirectory()) {
+                io.segscope.format.logdir.Copies.copy(f, dir.resolve(f.name()), true);
             }
         }
         return dir;
