@@ -31,6 +31,8 @@ import java.util.zip.Inflater;
  */
 public final class Decompressor implements AutoCloseable {
     private static final int INITIAL = 64 * 1024;
+    /** The output room offered to zstd at a time (see {@link #unzstd}). */
+    private static final int ZSTD_ROOM = 64 * 1024;
     private static final byte[] SNAPPY_MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
     private static final int SNAPPY_HEADER = 16;
     private static final int LZ4_MAGIC = 0x184D2204;
@@ -89,6 +91,21 @@ public final class Decompressor implements AutoCloseable {
         } else if (!free.contains(this)) {
             close();
         }
+    }
+
+    /**
+     * Closes the decompressors the current thread keeps for reuse. A thread that ends calls it:
+     * what it kept is otherwise left to the garbage collector, whose collections of a small heap
+     * come too seldom for the codec contexts held outside it (three-thread replays run again and
+     * again in one process grew it by gigabytes).
+     */
+    public static void releaseThread() {
+        java.util.ArrayDeque<Decompressor> free = FREE.get();
+        for (Decompressor d : free) {
+            d.close();
+        }
+        free.clear();
+        FREE.remove();
     }
 
     /** @param maxBytes the most bytes one payload may decompress to */
@@ -416,18 +433,43 @@ public final class Decompressor implements AutoCloseable {
     // ---- zstd ---------------------------------------------------------------------------------
 
     private void unzstd(ByteBuffer src, int from, int to) {
-        if (zstd == null) {
+        boolean fresh = zstd == null;
+        if (fresh) {
             zstd = new ZstdDecompressCtx();
         }
+        try {
+            unzstdOnce(src, from, to);
+        } catch (FormatException e) {
+            if (fresh || e.violation() != Violation.DECOMPRESSION_FAILED) {
+                throw e;
+            }
+            // A context that decoded earlier frames holds buffers sized by them, and zstd may fail a
+            // damaged frame otherwise with them than without ("Data corruption detected" or
+            // "Destination buffer is too small"): the failure reported is a new context's, whatever
+            // this thread decompressed before (damage is rare: a new context costs nothing then).
+            zstd.close();
+            zstd = new ZstdDecompressCtx();
+            written = 0;
+            unzstdOnce(src, from, to);
+        }
+    }
+
+    private void unzstdOnce(ByteBuffer src, int from, int to) {
         zstd.reset();
         ByteBuffer in = direct(src, from, to - from);
         boolean frameDone = to == from;
         try {
             while (in.hasRemaining() || !frameDone) {
-                if (written == out.capacity()) {
-                    grow(written + 1);
+                // The room offered depends only on what this payload wrote, never on how far earlier
+                // payloads grew the (reused) buffer: zstd decodes straight into a destination that
+                // holds a frame's declared content size, through its window otherwise, and a frame
+                // lying about its size fails differently in each ("Destination buffer is too small"
+                // or "Data corruption detected"): a reused decompressor must fail as a new one does.
+                int room = (int) Math.min(ZSTD_ROOM, (long) maxBytes - written);
+                if (written + Math.max(room, 1) > out.capacity()) {
+                    grow(written + Math.max(room, 1));
                 }
-                out.limit(out.capacity()).position(written);
+                out.limit(written + room).position(written);
                 int before = in.position();
                 frameDone = zstd.decompressDirectByteBufferStream(out, in);
                 int produced = out.position() - written;
@@ -436,9 +478,7 @@ public final class Decompressor implements AutoCloseable {
                     if (!in.hasRemaining()) {
                         throw failure("zstd frame truncated");
                     }
-                    if (written < out.capacity()) {
-                        throw failure("zstd made no progress");
-                    }
+                    throw failure("zstd made no progress");
                 }
             }
         } catch (ZstdException e) {

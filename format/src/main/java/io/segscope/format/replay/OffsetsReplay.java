@@ -196,6 +196,8 @@ public final class OffsetsReplay implements RecordSink {
                     walk(walked, shards[k]);
                 } catch (Throwable t) {
                     failures[k] = t;
+                } finally {
+                    io.segscope.format.record.Decompressor.releaseThread();
                 }
             }, "segscope-replay-" + i);
             workers[i].setDaemon(true);

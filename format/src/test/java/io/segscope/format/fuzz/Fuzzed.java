@@ -7,7 +7,10 @@ import io.segscope.format.logdir.TopicPartitionName;
 import io.segscope.format.record.ReaderOptions;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What the fuzz tests share: the fuzzer's bytes as the content of a named file, and the small
@@ -27,12 +30,59 @@ final class Fuzzed {
 
     /** The bytes as {@code <partitionDir>/<fileName>}, classified as discovery would classify it. */
     static LogFile logFile(byte[] bytes, String partitionDir, String fileName) {
-        return LogFile.classify(new Entry(bytes, partitionDir + "/" + fileName, fileName),
+        return LogFile.classify(new Entry(bytes, partitionDir + "/" + fileName, fileName, null),
                 TopicPartitionName.tryParse(partitionDir));
     }
 
+    /**
+     * A directory tree held in memory, as a file system or an archive gives it to discovery:
+     * {@code files} maps paths below {@code root} ({@code a/b/c}) to contents. Entries are sorted by
+     * name and know their parent, so that a file is read with the names beside it.
+     */
+    static FileEntry tree(String root, Map<String, byte[]> files) {
+        Dir top = new Dir(root, root, null);
+        for (Map.Entry<String, byte[]> f : files.entrySet()) {
+            Dir at = top;
+            String[] parts = f.getKey().split("/");
+            for (int i = 0; i < parts.length - 1; i++) {
+                Dir parent = at;
+                at = (Dir) at.entries.computeIfAbsent(parts[i], n -> new Dir(n, parent.path + "/" + n, parent));
+            }
+            String name = parts[parts.length - 1];
+            at.entries.put(name, new Entry(f.getValue(), at.path + "/" + name, name, at));
+        }
+        return top;
+    }
+
+    /** A directory held in memory. */
+    private record Dir(String name, String path, FileEntry parent, Map<String, FileEntry> entries) implements FileEntry {
+        Dir(String name, String path, FileEntry parent) {
+            this(name, path, parent, new TreeMap<>());
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return true;
+        }
+
+        @Override
+        public long size() {
+            return 0;
+        }
+
+        @Override
+        public List<FileEntry> children() {
+            return new ArrayList<>(entries.values());
+        }
+
+        @Override
+        public ByteSource open() {
+            throw new UnsupportedOperationException(path + " is a directory");
+        }
+    }
+
     /** A file held in memory. */
-    private record Entry(byte[] bytes, String path, String name) implements FileEntry {
+    private record Entry(byte[] bytes, String path, String name, FileEntry parent) implements FileEntry {
         @Override
         public boolean isDirectory() {
             return false;

@@ -440,7 +440,13 @@ public final class CompactCommand implements Callable<Integer> {
 
     private List<Done> run(List<Target> targets, long clock, List<Path> extracted, Progress progress, PrintWriter err) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, targets.size()), r -> {
-            Thread t = new Thread(r, "segscope-compact");
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } finally {
+                    io.segscope.format.record.Decompressor.releaseThread();
+                }
+            }, "segscope-compact");
             t.setDaemon(true);
             return t;
         });

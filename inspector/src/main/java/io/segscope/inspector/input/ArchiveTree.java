@@ -362,7 +362,7 @@ public final class ArchiveTree implements Closeable {
         }
         TransactionOutcomes.Collector c = new TransactionOutcomes.Collector(markerWalk);
         long base = LogFile.classify(n, Optional.empty()).baseOffset();
-        try (StreamSource source = new StreamSource(unclosable(in), n.path, MAX_WINDOW, n.size)) {
+        try (StreamSource source = new StreamSource(unclosable(in), n.path(), MAX_WINDOW, n.size)) {
             c.add(source, n.size, base);
         }
         markers += c.markerCount();
@@ -419,11 +419,11 @@ public final class ArchiveTree implements Closeable {
             entries.remove(last);
             last.markers = null;
             Node before = entries.isEmpty() ? null : entries.get(entries.size() - 1);
-            truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, last.path,
-                    Math.max(0, tarBytes - last.dataStart), last.size, before == null ? null : before.path, why);
+            truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, last.path(),
+                    Math.max(0, tarBytes - last.dataStart), last.size, before == null ? null : before.path(), why);
         } else {
             truncation = new Truncation(archive.toString(), archiveBytes, tarBytes, null, 0, 0,
-                    last == null ? null : last.path, why);
+                    last == null ? null : last.path(), why);
         }
     }
 
@@ -469,7 +469,7 @@ public final class ArchiveTree implements Closeable {
             Node child = at.children.get(parts[i]);
             if (child == null) {
                 boolean isDir = !last || dir;
-                child = new Node(this, at, parts[i], at == root ? at.path + SEPARATOR + parts[i] : at.path + "/" + parts[i],
+                child = new Node(this, at, parts[i], null,
                         isDir, isDir ? 0 : e.getSize(), isDir ? -1 : index, e);
                 at.children.put(parts[i], child);
                 if (!isDir) {
@@ -510,7 +510,7 @@ public final class ArchiveTree implements Closeable {
                     }
                     keepSkipped(streamIndex, e, node.parent);
                 }
-                throw new IOException("entry " + node.path + " not found on a second pass");
+                throw new IOException("entry " + node.path() + " not found on a second pass");
         }
     }
 
@@ -621,7 +621,12 @@ public final class ArchiveTree implements Closeable {
         private final ArchiveTree tree;
         private final Node parent;
         private final String name;
-        private final String path;
+        /**
+         * The root's path (the archive's), a file's once asked for (as long as the entry's name in
+         * the archive); null for directories below the root, whose {@link #path()} is built from the
+         * names each time.
+         */
+        private String path;
         private final boolean directory;
         private final long size;
         private final int index;
@@ -651,19 +656,54 @@ public final class ArchiveTree implements Closeable {
             this.entry = entry;
         }
 
+        /**
+         * Sorts the children of every directory below this one and sets {@link #first}, without
+         * recursion: an archive's names may nest tens of thousands of levels deep.
+         */
         void sortChildren() {
-            List<Node> list = new ArrayList<>(children.values());
-            list.sort(Comparator.comparing(n -> n.name));
-            sorted = List.copyOf(list);
-            first = index >= 0 ? index : Long.MAX_VALUE;
-            for (Node n : list) {
-                n.sortChildren();
-                first = Math.min(first, n.first);
+            List<Node> order = new ArrayList<>();
+            java.util.ArrayDeque<Node> todo = new java.util.ArrayDeque<>();
+            todo.push(this);
+            while (!todo.isEmpty()) {
+                Node at = todo.pop();
+                order.add(at);
+                List<Node> list = new ArrayList<>(at.children.values());
+                list.sort(Comparator.comparing(n -> n.name));
+                at.sorted = List.copyOf(list);
+                list.forEach(todo::push);
+            }
+            // children before their parents: each directory's first file is its children's least
+            for (int i = order.size() - 1; i >= 0; i--) {
+                Node at = order.get(i);
+                at.first = at.index >= 0 ? at.index : Long.MAX_VALUE;
+                for (FileEntry c : at.sorted) {
+                    at.first = Math.min(at.first, ((Node) c).first);
+                }
             }
         }
 
         @Override public String name() { return name; }
-        @Override public String path() { return path; }
+        /**
+         * The archive's path, {@link ArchiveTree#SEPARATOR}, and the names down to this entry. Kept for
+         * files only: kept for every directory, the paths of a chain of directories grow with the
+         * square of its depth (tens of thousands of levels in a small archive filled the heap).
+         */
+        @Override
+        public String path() {
+            if (path != null) {
+                return path;
+            }
+            java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+            Node at = this;
+            for (; at.parent != null; at = at.parent) {
+                names.push(at.name);
+            }
+            String p = at.path + SEPARATOR + String.join("/", names);
+            if (!directory) {
+                path = p;
+            }
+            return p;
+        }
         @Override public boolean isDirectory() { return directory; }
         @Override public long size() { return size; }
         @Override public List<FileEntry> children() { return sorted; }
@@ -672,23 +712,23 @@ public final class ArchiveTree implements Closeable {
         @Override
         public ByteSource open() {
             if (directory) {
-                throw FormatException.at(Violation.IO_ERROR, path, 0).note("is a directory").build();
+                throw FormatException.at(Violation.IO_ERROR, path(), 0).note("is a directory").build();
             }
             ByteBuffer cached = tree.cachedBytes(this);
             if (cached != null) {
-                return zeroTail && cached.limit() < size ? ByteSource.withZeroTail(cached, size, path)
-                        : ByteSource.wrap(cached, path);
+                return zeroTail && cached.limit() < size ? ByteSource.withZeroTail(cached, size, path())
+                        : ByteSource.wrap(cached, path());
             }
             try {
-                return new StreamSource(tree.inputStream(this), path, MAX_WINDOW, size >= 0 ? size : -1);
+                return new StreamSource(tree.inputStream(this), path(), MAX_WINDOW, size >= 0 ? size : -1);
             } catch (IOException e) {
-                throw FormatException.at(Violation.IO_ERROR, path, 0).note(describe(e)).build(e);
+                throw FormatException.at(Violation.IO_ERROR, path(), 0).note(describe(e)).build(e);
             }
         }
 
         @Override
         public String toString() {
-            return path;
+            return path();
         }
     }
 }

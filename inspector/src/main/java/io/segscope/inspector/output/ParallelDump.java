@@ -281,6 +281,7 @@ public final class ParallelDump {
                 done.offer(failed);
             } finally {
                 finished = true;
+                io.segscope.format.record.Decompressor.releaseThread();
             }
         }
 

@@ -6,6 +6,11 @@ import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.Verifier;
 import io.segscope.inspector.JsonLines;
 import io.segscope.inspector.Run;
+import io.segscope.inspector.fuzz.ArchiveReading;
+import io.segscope.inspector.fuzz.HostileArchive;
+import io.segscope.inspector.fuzz.HostileArchive.Entry;
+import io.segscope.inspector.fuzz.HostileArchive.Kind;
+import io.segscope.inspector.fuzz.HostileArchive.Type;
 import io.segscope.testdata.Corpus;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -225,5 +230,55 @@ class ArchiveEdgeTest {
         Set<String> actual = new TreeSet<>();
         fromArchive.forEach(f -> actual.add(f.toString().replace(a + "!/logdir", "")));
         assertThat(actual).isEqualTo(expected).isNotEmpty();
+    }
+
+    /**
+     * Archives built to attack a reader (ArchiveFuzzTest#structured builds such at random): names
+     * that climb out of the archive are read as names inside it, links are not followed (not
+     * listed at all), a name stored twice is read once, and nothing outside the archive is read
+     * or written (ArchiveReading checks a sandbox around it, with a segment outside that links
+     * point at).
+     */
+    @Test
+    void namesThatClimbOutAndLinksStayInsideTheArchive() throws IOException {
+        byte[] log = Files.readAllBytes(LOGDIR.resolve("__consumer_offsets-18/00000000000000000000.log"));
+        byte[] meta = Files.readAllBytes(LOGDIR.resolve("meta.properties"));
+        Path secret = ArchiveReading.OUTSIDE.resolve("secret-0/00000000000000000000.log");
+        List<Entry> entries = List.of(
+                new Entry("logdir/meta.properties", Type.FILE, meta, null, -1),
+                new Entry("logdir/__consumer_offsets-18/00000000000000000000.log", Type.FILE, log, null, -1),
+                new Entry("logdir/__consumer_offsets-18/00000000000000000000.log", Type.FILE, new byte[100], null, -1),
+                new Entry("../outside/secret-1/00000000000000000000.log", Type.FILE, log, null, -1),
+                new Entry("/outside/secret-2/00000000000000000000.log", Type.FILE, log, null, -1),
+                new Entry("..\\outside\\secret-3\\00000000000000000000.log", Type.FILE, log, null, -1),
+                new Entry("logdir/secret-0/00000000000000000000.log", Type.SYMLINK, new byte[0], secret.toString(), -1),
+                new Entry("logdir/secret-4/00000000000000000000.log", Type.SYMLINK, new byte[0], "../../outside/secret.log", -1),
+                new Entry("logdir/secret-5/00000000000000000000.log", Type.HARDLINK, new byte[0], "../outside/secret.log", -1),
+                new Entry("logdir/loop-0", Type.SYMLINK, new byte[0], "logdir/loop-0", -1));
+        for (Kind kind : Kind.values()) {
+            Path a = ArchiveReading.write(HostileArchive.build(kind, entries), kind.file).get(0);
+            ArchiveReading.read(a, true);
+            String dump = ArchiveReading.run("dump", "--format", "jsonl", a.toString());
+            assertThat(dump).doesNotContain(ArchiveReading.SENTINEL);
+            try (ArchiveTree tree = ArchiveTree.open(a)) {
+                assertThat(tree.find("../outside/secret-1/00000000000000000000.log")).as(kind.file).isPresent();
+                assertThat(tree.find("outside/secret-2/00000000000000000000.log")).as(kind.file).isPresent();
+                // a zip's reader takes backslashes for separators in a name without a slash (as written on Windows)
+                assertThat(tree.find(kind == Kind.ZIP ? "../outside/secret-3/00000000000000000000.log"
+                        : "..\\outside\\secret-3\\00000000000000000000.log")).as(kind.file).isPresent();
+                assertThat(tree.find("logdir/__consumer_offsets-18/00000000000000000000.log").orElseThrow().size())
+                        .as("the first of two entries of one name, %s", kind.file).isEqualTo(log.length);
+                if (kind != Kind.ZIP) {
+                    assertThat(tree.find("logdir/secret-0")).as("links are not read, %s", kind.file).isEmpty();
+                    assertThat(tree.find("logdir/secret-5")).as("links are not read, %s", kind.file).isEmpty();
+                }
+            }
+        }
+        // the check can fail: the segment outside, stored in the archive, is dumped with its value
+        byte[] outside = Files.readAllBytes(secret);
+        Path a = ArchiveReading.write(HostileArchive.build(Kind.TAR, List.of(
+                new Entry("logdir/secret-0/00000000000000000000.log", Type.FILE, outside, null, -1))), "a.tar").get(0);
+        assertThat(ArchiveReading.run("dump", "--format", "jsonl", "--value-format", "text", a.toString()))
+                .contains(ArchiveReading.SENTINEL);
     }
 }
