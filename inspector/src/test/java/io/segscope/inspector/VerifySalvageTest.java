@@ -116,6 +116,28 @@ class VerifySalvageTest {
         assertThat(a).containsKey("00000000000000000000.log").isEqualTo(b);
     }
 
+    /** A broker's log dir: its meta.properties and checkpoints go with the salvaged partitions, the metadata log not in them. */
+    @Test
+    void aLogDirsCheckpoints(@TempDir Path tmp) throws IOException {
+        Path logDir = tmp.resolve("logdir");
+        InputsUnchangedTest.copy(Corpus.resolve("corpus/kraft-4.4.0-crashed/logdir"), logDir);
+        for (String log : List.of("txn-orders-0/00000000000000000000.log", "__cluster_metadata-0/00000000000000000000.log")) {
+            byte[] b = Files.readAllBytes(logDir.resolve(log));
+            b[700] ^= 0x5a;
+            Files.write(logDir.resolve(log), b);
+        }
+        Path out = tmp.resolve("out");
+        Run r = Run.of("verify", "--min-severity", "warning", "--salvage", out.toString(), logDir.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(report(out)).extracting(p -> p.get("dir")).containsExactly("__cluster_metadata-0", "txn-orders-0");
+        long end = (Long) report(out).get(1).get("logEndOffset");
+        assertThat(out.resolve("recovery-point-offset-checkpoint")).hasContent("0\n1\ntxn-orders 0 " + end + "\n");
+        assertThat(out.resolve("replication-offset-checkpoint")).hasContent("0\n1\ntxn-orders 0 " + end + "\n");
+        assertThat(out.resolve("meta.properties")).hasSameBinaryContentAs(logDir.resolve("meta.properties"));
+        assertThat(out.resolve("__cluster_metadata-0/00000000000000000100-0000000001.checkpoint"))
+                .hasSameBinaryContentAs(logDir.resolve("__cluster_metadata-0/00000000000000000100-0000000001.checkpoint"));
+    }
+
     @Test
     void aCleanLogDirSalvagesNothing(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("o");

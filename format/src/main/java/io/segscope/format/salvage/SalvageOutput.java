@@ -219,7 +219,7 @@ public final class SalvageOutput implements Closeable {
     private static void checkpoints(Group g) throws IOException {
         Map<String, Long> recovery = new LinkedHashMap<>();
         for (SalvagedPartition p : g.partitions) {
-            if (p.partition() >= 0) {
+            if (inCheckpoints(p)) {
                 recovery.put(p.name(), p.logEndOffset());
             }
         }
@@ -250,7 +250,7 @@ public final class SalvageOutput implements Closeable {
             Map<String, Long> out = new LinkedHashMap<>();
             for (SalvagedPartition p : g.partitions) {
                 Long v = old.get(p.name());
-                if (v == null || p.partition() < 0) {
+                if (v == null || !inCheckpoints(p)) {
                     continue;
                 }
                 long start = p.segments().isEmpty() ? 0 : p.segments().get(0).baseOffset();
@@ -265,6 +265,14 @@ public final class SalvageOutput implements Closeable {
             }
             write(g, file, out);
         }
+    }
+
+    /**
+     * Whether the log dir's offset checkpoints name the partition: not a loose dir, and not the KRaft
+     * metadata log, which the raft layer loads and Kafka's log manager does not checkpoint.
+     */
+    private static boolean inCheckpoints(SalvagedPartition p) {
+        return p.partition() >= 0 && !p.topic().equals(io.segscope.format.logdir.TopicPartitionName.METADATA_TOPIC);
     }
 
     private static void write(Group g, String file, Map<String, Long> entries) throws IOException {
