@@ -208,10 +208,22 @@ public final class Verifier {
                 + (count[0] > names.size() ? ", ..." : "")) + ")");
     }
 
+    /**
+     * Counts the files below {@code dir} and names the first ten, depth first in name order,
+     * without recursion: an archive's dirs may nest tens of thousands deep.
+     */
     private static void collect(FileEntry dir, int prefix, List<String> names, long[] count) {
-        for (FileEntry e : dir.children()) {
+        java.util.ArrayDeque<java.util.Iterator<FileEntry>> open = new java.util.ArrayDeque<>();
+        open.push(dir.children().iterator());
+        while (!open.isEmpty()) {
+            java.util.Iterator<FileEntry> it = open.peek();
+            if (!it.hasNext()) {
+                open.pop();
+                continue;
+            }
+            FileEntry e = it.next();
             if (e.isDirectory()) {
-                collect(e, prefix, names, count);
+                open.push(e.children().iterator());
             } else {
                 count[0]++;
                 if (names.size() < 10) {
