@@ -88,6 +88,12 @@ class VerifySalvageTest {
         assertThat(inside.exit()).isEqualTo(2);
         assertThat(inside.err()).contains("must not be inside an input");
         assertThat(input.resolve("out")).doesNotExist();
+        // a segment named on its own is verified, and the user told to give its partition dir
+        Path log = Corpus.resolve("corrupt/truncated-mid-batch/__consumer_offsets-0/00000000000000000000.log");
+        Run file = Run.of("verify", "--salvage", tmp.resolve("file-out").toString(), log.toString());
+        assertThat(file.exit()).isEqualTo(1);
+        assertThat(file.err()).contains("--salvage copies partition dirs, not files named on their own: " + log
+                + " is only verified (give its partition dir, " + log.getParent() + ")").contains("salvage: 0 partitions");
     }
 
     @Test

@@ -142,6 +142,16 @@ public final class VerifyCommand implements Callable<Integer> {
         int exit = Segscope.EXIT_OK;
         try {
             verifier.as(read.as());
+            if (salvaging != null) {
+                for (Path p : paths) {
+                    if (p.toString().equals("-") || (Files.isRegularFile(p) && !ArchiveTree.isArchive(p))) {
+                        err.println("verify: --salvage copies partition dirs, not files named on their own: "
+                                + (p.toString().equals("-") ? "standard input is" : p + " is") + " only verified"
+                                + (p.toString().equals("-") || p.toAbsolutePath().getParent() == null ? ""
+                                        : " (give its partition dir, " + p.toAbsolutePath().getParent() + ")"));
+                    }
+                }
+            }
             for (Path p : paths) {
                 if (p.toString().equals("-")) {
                     verifier.verify(StreamEntry.stdin());
