@@ -98,7 +98,8 @@ public final class CorpusGenerator {
                 workload.run();
             }
             tWorkload = System.currentTimeMillis();
-            snapshot = new AdminSnapshot(workload.admin()).take();
+            snapshot = new AdminSnapshot(workload.admin(), Map.of(liveLogDir.toAbsolutePath().toString(), "logdir"),
+                    List.of(), Set.of(1)).take();
         } catch (Exception e) {
             try {
                 broker.kill();
