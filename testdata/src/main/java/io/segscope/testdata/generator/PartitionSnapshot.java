@@ -45,6 +45,11 @@ import org.apache.kafka.common.TopicPartitionReplica;
  * against. Every call that a stopped broker cannot answer is recorded as
  * {@code {"error": "<exception class>"}} in place of its result, never left out. Log dir paths are
  * reported relative to the run ({@code logdir}, {@code logdirs/broker-2}).
+ *
+ * <p>The Admin client must be a new one: one that knew a broker before it stopped keeps the broker
+ * in its cached metadata, and a {@code describeProducers} addressed to that broker's id was seen to
+ * come back at once with another broker's answer (the same call from a new client, as
+ * {@code kafka-transactions find-hanging} makes it, times out waiting for the node).
  */
 final class PartitionSnapshot {
     private static final Comparator<TopicPartition> BY_TOPIC_PARTITION =
@@ -206,8 +211,16 @@ final class PartitionSnapshot {
             if (hosted.isEmpty()) {
                 continue;
             }
+            long t0 = System.nanoTime();
             DescribeProducersResult r = admin.describeProducers(hosted,
                     new DescribeProducersOptions().brokerId(broker).timeoutMs(BROKER_CALL_TIMEOUT_MS));
+            try {
+                r.all().get();
+                System.out.println("  describeProducers on broker " + broker + ": answered in "
+                        + (System.nanoTime() - t0) / 1_000_000 + " ms");
+            } catch (ExecutionException e) {
+                System.out.println("  describeProducers on broker " + broker + ": " + e.getCause().getClass().getSimpleName());
+            }
             for (TopicPartition tp : hosted) {
                 Object value;
                 try {
