@@ -119,6 +119,17 @@ class ReplicaCorpusTest {
                 checked++;
             } else if (tp.equals(hangingPartition)) {
                 assertThat(lso).as(tp).isEqualTo(hanging.get("baseOffset")).isLessThan(latest);
+                // every running replica's broker reports the producer with its open transaction
+                Map<String, Object> byBroker = at(p, "describeProducers");
+                for (String broker : List.of("1", "2")) {
+                    List<Map<String, Object>> producers = at(byBroker, broker);
+                    assertThat(producers).as(tp + " on broker " + broker).anySatisfy(s -> {
+                        assertThat(s.get("producerId")).isEqualTo(hangingPid);
+                        assertThat(s.get("currentTransactionStartOffset")).isEqualTo(hanging.get("baseOffset"));
+                        assertThat(s.get("coordinatorEpoch")).isNull();
+                    });
+                }
+                assertThat((Map<String, Object>) at(byBroker, "3")).containsKey("error");
                 checked++;
             }
         }

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ClassicGroupDescription;
@@ -44,18 +45,22 @@ public final class AdminSnapshot {
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private final Admin admin;
+    private final Supplier<Admin> newAdmin;
     private final Map<String, String> logDirLabels;
     private final List<Long> probeTimestamps;
     private final Set<Integer> brokerIds;
 
     /**
+     * @param newAdmin        makes a new Admin client (see {@link PartitionSnapshot})
      * @param logDirLabels    absolute path of each broker's log dir to its name in the run
      *                        ({@code logdir}, {@code logdirs/broker-1})
      * @param probeTimestamps timestamps inside the data for {@code OffsetSpec.forTimestamp}
      * @param brokerIds       every broker of the cluster, stopped ones included
      */
-    public AdminSnapshot(Admin admin, Map<String, String> logDirLabels, List<Long> probeTimestamps, Set<Integer> brokerIds) {
+    public AdminSnapshot(Admin admin, Supplier<Admin> newAdmin, Map<String, String> logDirLabels, List<Long> probeTimestamps,
+                         Set<Integer> brokerIds) {
         this.admin = admin;
+        this.newAdmin = newAdmin;
         this.logDirLabels = logDirLabels;
         this.probeTimestamps = probeTimestamps;
         this.brokerIds = brokerIds;
@@ -71,7 +76,7 @@ public final class AdminSnapshot {
         root.put("takenAtMs", System.currentTimeMillis());
         root.put("groups", groups());
         root.put("topics", topics());
-        new PartitionSnapshot(admin, logDirLabels, probeTimestamps, brokerIds).putInto(root);
+        new PartitionSnapshot(admin, newAdmin, logDirLabels, probeTimestamps, brokerIds).putInto(root);
         return root;
     }
 

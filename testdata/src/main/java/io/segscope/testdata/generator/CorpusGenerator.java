@@ -105,7 +105,7 @@ public final class CorpusGenerator {
                 workload.run();
             }
             tWorkload = System.currentTimeMillis();
-            snapshot = new AdminSnapshot(workload.admin(), Map.of(liveLogDir.toAbsolutePath().toString(), "logdir"),
+            snapshot = new AdminSnapshot(workload.admin(), broker::admin, Map.of(liveLogDir.toAbsolutePath().toString(), "logdir"),
                     List.of(), Set.of(1)).take();
             toolRuns = new KafkaTools(runWork.resolve("tools"), broker.bootstrap(), runWork.resolve("scratch"))
                     .runAll(Set.of(1), KafkaTools.transactionalIds(snapshot), KafkaTools.probeTimestamps(snapshot));

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeLogDirsOptions;
@@ -46,10 +47,11 @@ import org.apache.kafka.common.TopicPartitionReplica;
  * {@code {"error": "<exception class>"}} in place of its result, never left out. Log dir paths are
  * reported relative to the run ({@code logdir}, {@code logdirs/broker-2}).
  *
- * <p>The Admin client must be a new one: one that knew a broker before it stopped keeps the broker
- * in its cached metadata, and a {@code describeProducers} addressed to that broker's id was seen to
- * come back at once with another broker's answer (the same call from a new client, as
- * {@code kafka-transactions find-hanging} makes it, times out waiting for the node).
+ * <p>{@code describeProducers} with {@code DescribeProducersOptions.brokerId} is made by a new Admin
+ * client for each broker: a 4.4.0 client that has looked up partition leaders before (any
+ * {@code listOffsets}) sends it to the cached leader whatever broker id the options name
+ * ({@code PartitionLeaderStrategy.PartitionLeaderFuture.cachedKeyBrokerIdMapping} comes before
+ * the static broker lookup), so a stopped broker seemed to answer with the leader's producers.
  */
 final class PartitionSnapshot {
     private static final Comparator<TopicPartition> BY_TOPIC_PARTITION =
@@ -58,6 +60,7 @@ final class PartitionSnapshot {
     private static final int BROKER_CALL_TIMEOUT_MS = 15_000;
 
     private final Admin admin;
+    private final Supplier<Admin> newAdmin;
     private final Map<String, String> logDirLabels;
     private final List<Long> extraProbes;
     private final Map<String, TopicDescription> topics = new TreeMap<>();
@@ -67,13 +70,16 @@ final class PartitionSnapshot {
     private final Map<TopicPartition, Long> logEnd = new HashMap<>();
 
     /**
+     * @param newAdmin     makes a new Admin client (one per {@code describeProducers} broker)
      * @param logDirLabels absolute log dir path to the name admin.json gives it
      * @param probeTimestamps timestamps inside the data for {@code OffsetSpec.forTimestamp}; the
      *                        largest record timestamp and the one after it are always added
      * @param brokerIds every broker of the cluster, stopped ones included
      */
-    PartitionSnapshot(Admin admin, Map<String, String> logDirLabels, List<Long> probeTimestamps, Set<Integer> brokerIds) {
+    PartitionSnapshot(Admin admin, Supplier<Admin> newAdmin, Map<String, String> logDirLabels, List<Long> probeTimestamps,
+                      Set<Integer> brokerIds) {
         this.admin = admin;
+        this.newAdmin = newAdmin;
         this.logDirLabels = logDirLabels;
         this.extraProbes = probeTimestamps;
         this.brokers.addAll(brokerIds);
@@ -211,41 +217,40 @@ final class PartitionSnapshot {
             if (hosted.isEmpty()) {
                 continue;
             }
-            long t0 = System.nanoTime();
-            DescribeProducersResult r = admin.describeProducers(hosted,
-                    new DescribeProducersOptions().brokerId(broker).timeoutMs(BROKER_CALL_TIMEOUT_MS));
-            try {
-                r.all().get();
-                System.out.println("  describeProducers on broker " + broker + ": answered in "
-                        + (System.nanoTime() - t0) / 1_000_000 + " ms");
-            } catch (ExecutionException e) {
-                System.out.println("  describeProducers on broker " + broker + ": " + e.getCause().getClass().getSimpleName());
-            }
-            for (TopicPartition tp : hosted) {
-                Object value;
-                try {
-                    List<ProducerState> ps = new ArrayList<>(r.partitionResult(tp).get().activeProducers());
-                    ps.sort(Comparator.comparingLong(ProducerState::producerId));
-                    List<Object> list = new ArrayList<>();
-                    for (ProducerState s : ps) {
-                        Map<String, Object> m = new LinkedHashMap<>();
-                        m.put("producerId", s.producerId());
-                        m.put("producerEpoch", s.producerEpoch());
-                        m.put("lastSequence", s.lastSequence());
-                        m.put("lastTimestamp", s.lastTimestamp());
-                        m.put("coordinatorEpoch", s.coordinatorEpoch().isPresent() ? s.coordinatorEpoch().getAsInt() : null);
-                        m.put("currentTransactionStartOffset", s.currentTransactionStartOffset().isPresent()
-                                ? s.currentTransactionStartOffset().getAsLong() : null);
-                        list.add(m);
-                    }
-                    value = list;
-                } catch (ExecutionException e) {
-                    value = error(e);
-                }
-                out.computeIfAbsent(tp, k -> new TreeMap<>()).put(String.valueOf(broker), value);
+            try (Admin own = newAdmin.get()) {
+                DescribeProducersResult r = own.describeProducers(hosted,
+                        new DescribeProducersOptions().brokerId(broker).timeoutMs(BROKER_CALL_TIMEOUT_MS));
+                describedOn(broker, hosted, r, out);
             }
         }
         return new HashMap<>(out);
+    }
+
+    private static void describedOn(int broker, List<TopicPartition> hosted, DescribeProducersResult r,
+                                    Map<TopicPartition, Map<String, Object>> out) throws InterruptedException {
+        for (TopicPartition tp : hosted) {
+            Object value;
+            try {
+                List<ProducerState> ps = new ArrayList<>(r.partitionResult(tp).get().activeProducers());
+                ps.sort(Comparator.comparingLong(ProducerState::producerId));
+                List<Object> list = new ArrayList<>();
+                for (ProducerState s : ps) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("producerId", s.producerId());
+                    m.put("producerEpoch", s.producerEpoch());
+                    m.put("lastSequence", s.lastSequence());
+                    m.put("lastTimestamp", s.lastTimestamp());
+                    m.put("coordinatorEpoch", s.coordinatorEpoch().isPresent() ? s.coordinatorEpoch().getAsInt() : null);
+                    m.put("currentTransactionStartOffset", s.currentTransactionStartOffset().isPresent()
+                            ? s.currentTransactionStartOffset().getAsLong() : null);
+                    list.add(m);
+                }
+                value = list;
+            } catch (ExecutionException e) {
+                value = error(e);
+            }
+            out.computeIfAbsent(tp, k -> new TreeMap<>()).put(String.valueOf(broker), value);
+        }
     }
 
     private String label(String path) {

@@ -27,6 +27,15 @@ final class ReplicaRun {
     private ReplicaRun() {
     }
 
+    private static Map<String, Object> stop(String node, int exitCode, String when) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", node);
+        m.put("signal", "SIGTERM");
+        m.put("exitCode", exitCode);
+        m.put("when", when);
+        return m;
+    }
+
     static void generate(RunSpec spec, Path out, Path work, String classpath) throws Exception {
         long t0 = System.currentTimeMillis();
         Path runWork = work.resolve(spec.name());
@@ -43,12 +52,11 @@ final class ReplicaRun {
         Map<String, Object> snapshot;
         List<Object> toolRuns;
         long tWorkload;
-        Map<String, Object> stops = new LinkedHashMap<>();
+        List<Object> stops = new java.util.ArrayList<>();
         try {
             workload.beforeDivergence();
             workload.divergence();
-            stops.put("broker-1", Map.of("signal", "SIGTERM", "when", "part way (divergence), then started again"));
-            stops.put("broker-3", Map.of("signal", "SIGKILL", "exitCode", 137, "when", "part way (divergence); never started again"));
+            stops.addAll(workload.stops());
             workload.afterDivergence();
             tWorkload = System.currentTimeMillis();
             Map<String, String> labels = new LinkedHashMap<>();
@@ -57,7 +65,7 @@ final class ReplicaRun {
             }
             // a new client: the workload's one still has the SIGKILLed broker in its metadata
             try (org.apache.kafka.clients.admin.Admin fresh = cluster.liveAdmin()) {
-                snapshot = new AdminSnapshot(fresh, labels, workload.probeTimestamps(), cluster.brokerIds()).take();
+                snapshot = new AdminSnapshot(fresh, cluster::liveAdmin, labels, workload.probeTimestamps(), cluster.brokerIds()).take();
             }
             toolRuns = new KafkaTools(runWork.resolve("tools"), cluster.liveBootstrap(), runWork.resolve("scratch"))
                     .runAll(cluster.brokerIds(), KafkaTools.transactionalIds(snapshot), workload.probeTimestamps());
@@ -73,14 +81,11 @@ final class ReplicaRun {
         for (int id : ReplicaCluster.BROKER_IDS) {
             Broker b = cluster.broker(id);
             if (b.isAlive()) {
-                int code = b.stopClean();
-                stops.put("broker-" + id + (stops.containsKey("broker-" + id) ? "-end" : ""),
-                        Map.of("signal", "SIGTERM", "exitCode", code, "when", "end of run"));
+                stops.add(stop("broker-" + id, b.stopClean(), "end of run"));
             }
         }
-        int controllerExit = cluster.controller().stopClean();
-        stops.put("controller-" + ReplicaCluster.CONTROLLER_ID, Map.of("signal", "SIGTERM", "exitCode", controllerExit,
-                "when", "end of run, after the brokers"));
+        stops.add(stop("controller-" + ReplicaCluster.CONTROLLER_ID, cluster.controller().stopClean(),
+                "end of run, after the brokers"));
         long tStopped = System.currentTimeMillis();
         workload.closeClients();
         System.out.println("[" + spec.name() + "] cluster stopped: " + stops);

@@ -71,6 +71,8 @@ final class ReplicaWorkload {
     private final Map<String, Integer> counters = new TreeMap<>();
     private final Map<String, Map<TopicPartition, Long>> positions = new HashMap<>();
     private final List<AutoCloseable> liveClients = new ArrayList<>();
+    /** Brokers stopped during the workload: node, signal, exit code, when. */
+    private final List<Object> stops = new ArrayList<>();
     private long minTimestamp = Long.MAX_VALUE;
     private long maxTimestamp = Long.MIN_VALUE;
 
@@ -90,6 +92,19 @@ final class ReplicaWorkload {
     /** Timestamps inside the data for {@code forTimestamp} and {@code kafka-get-offsets --time}: the first, one in the middle. */
     List<Long> probeTimestamps() {
         return List.of(minTimestamp, minTimestamp + (maxTimestamp - minTimestamp) / 2);
+    }
+
+    List<Object> stops() {
+        return stops;
+    }
+
+    private void stopped(String node, String signal, int exitCode, String when) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("node", node);
+        m.put("signal", signal);
+        m.put("exitCode", exitCode);
+        m.put("when", when);
+        stops.add(m);
     }
 
     Map<String, Object> report() {
@@ -190,11 +205,21 @@ final class ReplicaWorkload {
         return t;
     }
 
+    /** Two hours after the clock: still in the past (the clock starts six hours back). */
+    private long futureDated() {
+        long t = clock + TimeUnit.HOURS.toMillis(2);
+        maxTimestamp = Math.max(maxTimestamp, t);
+        return t;
+    }
+
     private void produce(String topic, int partitions, int perPartition, Map<String, String> extra) throws Exception {
         try (KafkaProducer<String, String> p = producer(extra)) {
             for (int i = 0; i < perPartition; i++) {
                 for (int q = 0; q < partitions; q++) {
-                    p.send(new ProducerRecord<>(topic, q, nextTimestamp(), "k-" + q + "-" + i, Texts.value(random, i, 20, 200)));
+                    // the middle record of each partition is dated two hours ahead (a producer
+                    // with a skewed clock): the largest timestamp is then not the last record's
+                    long ts = i == perPartition / 2 ? futureDated() : nextTimestamp();
+                    p.send(new ProducerRecord<>(topic, q, ts, "k-" + q + "-" + i, Texts.value(random, i, 20, 200)));
                 }
                 if (i % 7 == 6) {
                     p.flush();
@@ -384,6 +409,7 @@ final class ReplicaWorkload {
         int exit1 = cluster.broker(1).stopClean();
         waitUntil("broker 1 is out of the ISR of " + tp, () -> ids(partition(DIVERGED, 0).isr()).equals(List.of(3)));
         step("broker 1 stopped with SIGTERM (exit " + exit1 + "); ISR of " + tp + " is [3]");
+        stopped("broker-1", "SIGTERM", exit1, "divergence: the follower of " + tp + " stopped; started again after broker 3's kill");
 
         List<Long> onlyOn3 = produceDiverged(15, "1", "only-on-3");
         Map<TopicPartition, Long> atKill = latest(allUserPartitions());
@@ -393,6 +419,7 @@ final class ReplicaWorkload {
         int exit3 = cluster.broker(3).kill();
         long killedAt = System.currentTimeMillis();
         step("broker 3 SIGKILLed (exit " + exit3 + "); it is not started again");
+        stopped("broker-3", "SIGKILL", exit3, "divergence: the leader of " + tp + " killed; never started again");
 
         cluster.broker(1).start();
         step("broker 1 started again");
