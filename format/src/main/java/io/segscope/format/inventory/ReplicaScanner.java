@@ -586,6 +586,46 @@ public final class ReplicaScanner {
         return null;
     }
 
+    /**
+     * The timestamp of the record at {@code offset} (the offset index, then the batch holding it;
+     * for a record the cleaner removed, the next record's), or -1 when the log does not hold it.
+     */
+    public long timestampAt(PartitionDir dir, long offset) {
+        Seg s = null;
+        for (Segment seg : dir.segments().segments()) {
+            if (seg.log().isPresent() && seg.baseOffset() <= offset && (s == null || seg.baseOffset() > s.base)) {
+                s = new Seg(seg, seg.log().get());
+            }
+        }
+        if (s == null) {
+            return -1;
+        }
+        long[] ts = {-1};
+        boolean[] done = {false};
+        List<FormatException> ignored = new ArrayList<>();
+        scanBatches(s, positionOf(s, offset, ignored), false, null, b -> {
+            if (done[0] || b.lastOffset() < offset) {
+                return;
+            }
+            done[0] = true;
+            if (b.magic() == 0) {
+                return;
+            }
+            try {
+                RecordIterator it = b.records();
+                while (it.next()) {
+                    if (it.record().offset() >= offset) {
+                        ts[0] = it.record().timestamp();
+                        return;
+                    }
+                }
+            } catch (FormatException e) {
+                ts[0] = b.maxTimestamp();
+            }
+        });
+        return ts[0];
+    }
+
     /** A segment's largest timestamp as its time index and (last segment) its unindexed batches tell. */
     private long largestTimestamp(Seg s, boolean last, List<FormatException> problems) {
         TimestampOffset t = lastTimeIndexEntry(s, problems);
