@@ -112,7 +112,7 @@ public record PartitionReplicas(String topic, int partition, List<ReplicaState> 
         if (r.logEndOffset() < leader.logEndOffset()) {
             return new Divergence(Divergence.BEHIND, r.logEndOffset(), leader.logEndOffset() - r.logEndOffset(),
                     "ends at " + r.logEndOffset() + ", " + (leader.logEndOffset() - r.logEndOffset())
-                            + " offsets before the most advanced replica (broker " + broker(leader) + ")");
+                            + " offsets before the most advanced replica (" + broker(leader) + ")");
         }
         if (r.logEndOffset() > leader.logEndOffset()) {
             return new Divergence(Divergence.DIVERGED, leader.logEndOffset(), r.logEndOffset() - leader.logEndOffset(),
@@ -127,7 +127,7 @@ public record PartitionReplicas(String topic, int partition, List<ReplicaState> 
     }
 
     private static String broker(ReplicaState r) {
-        return r.brokerId().isPresent() ? String.valueOf(r.brokerId().getAsInt()) : r.logDir();
+        return r.brokerId().isPresent() ? "broker " + r.brokerId().getAsInt() : "in " + (r.logDir().isEmpty() ? r.dir() : r.logDir());
     }
 
     private static String text(List<EpochEntry> es) {

@@ -343,7 +343,16 @@ public final class ReplicaScanner {
                 topicId, firstBase, lsCheckpoint, logStart, logEnd, hwCheckpoint, hw, rp, lso, firstTimestamp, maxTs,
                 maxTsOffset, List.copyOf(epochCheckpoint), List.copyOf(epochBatches), lastBatchEpoch, segs.size(), bytes,
                 producers.size(), List.copyOf(open), compacted, cleaner, dirty, ctx.cleanShutdown(), deep, stateFrom,
-                List.copyOf(notes), List.copyOf(problems));
+                List.copyOf(notes), distinct(problems));
+    }
+
+    /** The problems, each once (the same damage can be met by two of the reads). */
+    private static List<FormatException> distinct(List<FormatException> problems) {
+        java.util.Map<String, FormatException> seen = new java.util.LinkedHashMap<>();
+        for (FormatException e : problems) {
+            seen.putIfAbsent(e.getMessage(), e);
+        }
+        return List.copyOf(seen.values());
     }
 
     /**

@@ -134,6 +134,7 @@ final class InventorySource implements AutoCloseable {
     /** Reads every replica whose topic {@code topics} accepts, and groups them by partition (sorted by topic, partition). */
     List<PartitionReplicas> scan(boolean deep, ReaderOptions options, Predicate<String> topics) {
         ReplicaScanner scanner = new ReplicaScanner(options, deep);
+        // by topic, then cluster id, then partition number
         Map<String, List<ReplicaState>> byPartition = new TreeMap<>((a, b) -> {
             int i = a.lastIndexOf('\u0000');
             int j = b.lastIndexOf('\u0000');
@@ -145,7 +146,9 @@ final class InventorySource implements AutoCloseable {
                 continue;
             }
             ReplicaState s = scanner.scan(d.dir(), d.context(), metadata);
-            byPartition.computeIfAbsent(s.topic() + '\u0000' + s.partition(), k -> new ArrayList<>()).add(s);
+            // only log dirs of one cluster hold replicas of one another (no cluster id known: one group)
+            byPartition.computeIfAbsent(s.topic() + '\u0000' + s.clusterId().orElse("") + '\u0000' + s.partition(),
+                    k -> new ArrayList<>()).add(s);
         }
         List<PartitionReplicas> out = new ArrayList<>();
         for (List<ReplicaState> rs : byPartition.values()) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.segscope.inspector.JsonLines;
 import io.segscope.inspector.Run;
+import io.segscope.inspector.TarGz;
+import org.junit.jupiter.api.io.TempDir;
 import io.segscope.testdata.Corpus;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -220,5 +222,21 @@ class InventoryCommandsTest {
         Run none = Run.of("partitions", "--topic", "no-such-topic", dir);
         assertThat(none.exit()).isZero();
         assertThat(none.err()).contains("no partition found");
+    }
+
+    /** An archive of a log dir reads as the dir does (its paths aside). */
+    @Test
+    void archiveOfALogDir(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-crashed/logdir");
+        Path archive = TarGz.of(tmp.resolve("crashed.tar.gz"), dir);
+        for (String cmd : List.of("partitions", "transactions", "lag")) {
+            Run a = Run.of(cmd, dir.toString());
+            Run b = Run.of(cmd, archive.toString());
+            assertThat(b.exit()).as(b.err()).isEqualTo(a.exit());
+            assertThat(b.out()).as(cmd).isEqualTo(a.out());
+            assertThat(a.out()).isNotBlank();
+        }
+        Run time = Run.of("partitions", "--time", "2026-11-30T03:04:50Z", archive.toString());
+        assertThat(time.out()).isEqualTo(Run.of("partitions", "--time", "2026-11-30T03:04:50Z", dir.toString()).out()).isNotBlank();
     }
 }
