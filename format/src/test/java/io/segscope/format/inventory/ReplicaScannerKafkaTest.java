@@ -1,5 +1,8 @@
 package io.segscope.format.inventory;
 
+import io.segscope.format.compact.CleanerDecision;
+import io.segscope.format.compact.CompactSettings;
+import io.segscope.format.compact.Compactor;
 import io.segscope.format.logdir.LogDir;
 import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.record.ReaderOptions;
@@ -123,5 +126,31 @@ class ReplicaScannerKafkaTest {
             }
             return null;
         });
+    }
+
+    /** The dirty ratio of every compacted corpus partition is the one the compaction engine's broker decision gives. */
+    @TestFactory
+    Stream<DynamicTest> dirtyRatioIsTheCleanersDecision() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Path logDir : logDirs()) {
+            LogDir dir = LogDir.open(logDir);
+            LogDirContext ctx = LogDirContext.read(dir);
+            for (PartitionDir p : dir.partitions()) {
+                ReplicaState s = new ReplicaScanner(ReaderOptions.defaults(), false).scan(p, ctx, null);
+                if (!s.compacted() || s.segments() == 0) {
+                    continue;
+                }
+                tests.add(DynamicTest.dynamicTest(Corpus.testdata().relativize(logDir) + "/" + p.dir().name(), () -> {
+                    CompactSettings settings = CompactSettings.defaults(System.currentTimeMillis())
+                            .withHighWatermark(s.highWatermark().orElse(-1L))
+                            .withFirstDirtyOffset(s.cleanerCheckpoint().orElse(-1L));
+                    CleanerDecision d = Compactor.decide(Path.of(p.dir().path()), settings);
+                    assertThat(s.dirtyRatio().orElseThrow()).isEqualTo(d.dirtyRatio());
+                    assertThat(s.lastStableOffset()).isEqualTo(d.lastStableOffset());
+                }));
+            }
+        }
+        assertThat(tests).hasSizeGreaterThan(50);
+        return tests.stream();
     }
 }
