@@ -134,6 +134,10 @@ public final class LagCommand implements Callable<Integer> {
                 .thenComparingInt(r -> r.committed().partition()));
         write(out, rows);
         out.flush();
+        if (rows.isEmpty()) {
+            err.print("lag: no committed offset" + (replay.asOfTime != null ? " as of " + Times.iso(replay.asOfTime) : "")
+                    + " matched the options\n");
+        }
         if (ioError) {
             return Segscope.EXIT_IO;
         }

@@ -102,7 +102,7 @@ public final class PartitionsCommand implements Callable<Integer> {
                 }
             }
             if (target != null) {
-                printTime(out, source, parts, target);
+                printTime(out, err, source, parts, target);
             } else {
                 switch (format) {
                     case table -> table(out, parts);
@@ -160,7 +160,7 @@ public final class PartitionsCommand implements Callable<Integer> {
     }
 
     /** kafka-get-offsets.sh: one line per partition, sorted as TopicPartition.toString() sorts, no line for -1; the metadata log is not a topic. */
-    private void printTime(PrintWriter out, InventorySource source, List<PartitionReplicas> parts, long t) {
+    private void printTime(PrintWriter out, PrintWriter err, InventorySource source, List<PartitionReplicas> parts, long t) {
         TreeMap<String, Long> lines = new TreeMap<>();
         ReplicaScanner scanner = new ReplicaScanner(read.readerOptions(), false);
         for (PartitionReplicas p : parts) {
@@ -186,6 +186,10 @@ public final class PartitionsCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         lines.forEach((k, v) -> sb.append(k, k.indexOf('\u0000') + 1, k.length()).append(':').append(v).append('\n'));
         out.print(sb);
+        if (lines.isEmpty() && !parts.isEmpty()) {
+            err.print("partitions: no partition has an offset for --time " + time + " (kafka-get-offsets.sh prints no line for"
+                    + " those either: none found, or at or past the high watermark)\n");
+        }
     }
 
     private static PartitionDir dirOf(InventorySource source, ReplicaState r) {
