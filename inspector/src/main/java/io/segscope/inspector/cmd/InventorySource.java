@@ -63,14 +63,7 @@ final class InventorySource implements AutoCloseable {
     }
 
     private void collect(PrintWriter err) {
-        for (FormatException e : inputs.unreadablePaths()) {
-            err.print(e.getMessage() + "\n");
-            ioError = true;
-        }
-        for (FormatException e : inputs.truncations()) {
-            err.print(e.getMessage() + "\n");
-            ioError = true;
-        }
+        ioError = OffsetsSource.reportUnreadable(inputs, err);
         Set<String> seen = new HashSet<>();
         for (LogDir d : inputs.logDirs()) {
             LogDirContext ctx = LogDirContext.read(d);
@@ -121,6 +114,16 @@ final class InventorySource implements AutoCloseable {
 
     List<Dir> dirs() {
         return dirs;
+    }
+
+    /** The partition dir a replica was read from. */
+    PartitionDir dirOf(ReplicaState r) {
+        for (Dir d : dirs) {
+            if (d.dir().dir().path().equals(r.dir())) {
+                return d.dir();
+            }
+        }
+        return null;
     }
 
     MetadataTopics metadata() {

@@ -122,7 +122,7 @@ public final class LagCommand implements Callable<Integer> {
                     continue;
                 }
                 ReplicaState r = p.leader();
-                PartitionDir dir = dirOf(inventory, r);
+                PartitionDir dir = inventory.dirOf(r);
                 long[] end = ends.computeIfAbsent(r.topicPartition(), k -> endAsOf(scanner, dir, r, asOf.timeMs()));
                 long lastConsumed = o.offset() > r.logStartOffset() && o.offset() - 1 < end[0] && dir != null
                         ? scanner.timestampAt(dir, o.offset() - 1) : -1;
@@ -161,15 +161,6 @@ public final class LagCommand implements Callable<Integer> {
         }
         long newest = hw > r.logStartOffset() && dir != null ? scanner.timestampAt(dir, hw - 1) : -1;
         return new long[] {end, hw, newest};
-    }
-
-    private static PartitionDir dirOf(InventorySource source, ReplicaState r) {
-        for (InventorySource.Dir d : source.dirs()) {
-            if (d.dir().dir().path().equals(r.dir())) {
-                return d.dir();
-            }
-        }
-        return null;
     }
 
     private void write(PrintWriter out, List<Row> rows) throws IOException {

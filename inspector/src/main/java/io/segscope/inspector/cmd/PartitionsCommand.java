@@ -174,7 +174,7 @@ public final class PartitionsCommand implements Callable<Integer> {
                 case -3 -> r.maxTimestampOffset();
                 case -5, -6 -> -1;
                 default -> {
-                    PartitionDir dir = dirOf(source, r);
+                    PartitionDir dir = source.dirOf(r);
                     long[] found = dir == null ? null : scanner.searchTimestamp(dir, t, r.logStartOffset());
                     yield found == null || found[0] >= r.latestOffset() ? -1 : found[0];
                 }
@@ -190,15 +190,6 @@ public final class PartitionsCommand implements Callable<Integer> {
             err.print("partitions: no partition has an offset for --time " + time + " (kafka-get-offsets.sh prints no line for"
                     + " those either: none found, or at or past the high watermark)\n");
         }
-    }
-
-    private static PartitionDir dirOf(InventorySource source, ReplicaState r) {
-        for (InventorySource.Dir d : source.dirs()) {
-            if (d.dir().dir().path().equals(r.dir())) {
-                return d.dir();
-            }
-        }
-        return null;
     }
 
     static String where(ReplicaState r) {
