@@ -49,7 +49,8 @@ class JsonlSchemaTest {
         }
         assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
-                "history-event", "locate-group", "offsets-offset", "salvage-partition", "verify-finding");
+                "history-event", "lag-offset", "locate-group", "offsets-offset", "partitions-replica", "salvage-partition",
+                "transactions-transaction", "verify-finding");
     }
 
     private static Run run(String... command) {
@@ -154,6 +155,10 @@ class JsonlSchemaTest {
                         new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--expired", "--retention", "1m", logDir},
                         new String[]{"offsets-offset", "offsets", "--format", "jsonl", "--rename", "simple,comma,group=renamed", logDir},
                         new String[]{"groups-group", "groups", "--format", "jsonl", "--members", logDir},
+                        new String[]{"partitions-replica", "partitions", "--format", "jsonl", logDir},
+                        new String[]{"partitions-replica", "partitions", "--format", "jsonl", "--deep", logDir},
+                        new String[]{"lag-offset", "lag", "--format", "jsonl", logDir},
+                        new String[]{"transactions-transaction", "transactions", "--format", "jsonl", logDir},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--log-dir", logDir, "simple,comma,group", "g"},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--topic", "__transaction_state",
                             "--log-dir", logDir, "txn-producer-ü-1"},
@@ -183,6 +188,24 @@ class JsonlSchemaTest {
             }
         }
         assertThat(lines).isGreaterThan(1000);
+        assertThat(failures).as("lines that do not match their schema").isEmpty();
+    }
+
+    /** Damaged, legacy and synthetic partitions too: every line of partitions (fast and deep) matches its schema. */
+    @Test
+    void partitionsLinesMatchTheirSchemaOnEveryInput() {
+        List<String> failures = new ArrayList<>();
+        int lines = 0;
+        for (String[] command : List.of(new String[]{"partitions", "--format", "jsonl"}, new String[]{"partitions", "--format", "jsonl", "--deep"})) {
+            Run r = run(command);
+            for (String line : r.out().split("\n")) {
+                if (!line.isEmpty()) {
+                    lines++;
+                    check(SCHEMAS.get("partitions-replica"), line, failures);
+                }
+            }
+        }
+        assertThat(lines).isGreaterThan(500);
         assertThat(failures).as("lines that do not match their schema").isEmpty();
     }
 }

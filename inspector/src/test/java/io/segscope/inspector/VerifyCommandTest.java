@@ -2,16 +2,12 @@ package io.segscope.inspector;
 
 import io.segscope.format.error.Violation;
 import io.segscope.testdata.Corpus;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,12 +100,12 @@ class VerifyCommandTest {
 
     @Test
     void readsArchivesInPlace(@TempDir Path tmp) throws IOException {
-        Path clean = tar(tmp.resolve("clean.tar.gz"), Corpus.synthetic().resolve("logdir"));
+        Path clean = TarGz.of(tmp.resolve("clean.tar.gz"), Corpus.synthetic().resolve("logdir"));
         Run ok = Run.of("verify", clean.toString());
         assertThat(ok.exit()).as(ok.out() + ok.err()).isZero();
         assertThat(ok.err()).contains("0 errors, 0 warnings");
 
-        Path damaged = tar(tmp.resolve("damaged.tgz"), Corpus.resolve("corrupt/mid-segment-damage"));
+        Path damaged = TarGz.of(tmp.resolve("damaged.tgz"), Corpus.resolve("corrupt/mid-segment-damage"));
         Run bad = Run.of("verify", "--format", "jsonl", damaged.toString());
         assertThat(bad.exit()).isEqualTo(1);
         Map<String, Object> resync = JsonLines.parse(bad.out()).stream().filter(m -> m.get("kind").equals("resync"))
@@ -124,35 +120,15 @@ class VerifyCommandTest {
     void streamedDamage(@TempDir Path tmp) throws IOException {
         for (String name : List.of("truncated-mid-batch", "zero-filled-tail", "bad-batch-length", "bad-magic",
                 "flipped-byte-in-records", "legacy-inner-bad-crc", "snapshot-bad-crc", "index-inside-batch")) {
-            Path archive = tar(tmp.resolve(name + ".tar.gz"), Corpus.resolve("corrupt/" + name));
+            Path archive = TarGz.of(tmp.resolve(name + ".tar.gz"), Corpus.resolve("corrupt/" + name));
             Run run = Run.of("verify", "--format", "jsonl", archive.toString());
             assertThat(run.exit()).as(name + ": " + run.err()).isEqualTo(1);
             assertThat(JsonLines.parse(run.out())).as(name).isNotEmpty();
         }
-        Path zero = tar(tmp.resolve("zero.tar.gz"), Corpus.resolve("corrupt/zero-filled-tail"));
+        Path zero = TarGz.of(tmp.resolve("zero.tar.gz"), Corpus.resolve("corrupt/zero-filled-tail"));
         Map<String, Object> f = JsonLines.parse(Run.of("verify", "--format", "jsonl", zero.toString()).out()).get(0);
         assertThat(f.get("kind")).isEqualTo("zero-tail");
         assertThat(f.get("position")).isEqualTo(3064L);
         assertThat(f.get("skippedBytes")).isEqualTo(List.of(3064L, 4418L));
-    }
-
-    private static Path tar(Path out, Path dir) throws IOException {
-        try (OutputStream os = Files.newOutputStream(out);
-             GzipCompressorOutputStream gz = new GzipCompressorOutputStream(os);
-             TarArchiveOutputStream tar = new TarArchiveOutputStream(gz);
-             Stream<Path> files = Files.walk(dir)) {
-            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-            for (Path p : files.sorted().toList()) {
-                String name = dir.getFileName() + "/" + dir.relativize(p).toString().replace('\\', '/');
-                if (Files.isDirectory(p)) {
-                    tar.putArchiveEntry(new TarArchiveEntry(p.toFile(), name.endsWith("/") ? name : name + "/"));
-                } else {
-                    tar.putArchiveEntry(new TarArchiveEntry(p.toFile(), name));
-                    Files.copy(p, tar);
-                }
-                tar.closeArchiveEntry();
-            }
-        }
-        return out;
     }
 }

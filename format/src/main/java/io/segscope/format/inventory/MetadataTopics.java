@@ -130,6 +130,11 @@ public final class MetadataTopics {
         return Optional.empty();
     }
 
+    /** The name of the topic with this id, if the metadata log knows it. */
+    public Optional<String> name(KafkaUuid id) {
+        return Optional.ofNullable(names.get(id));
+    }
+
     /** The configs a topic was given (creation and since), by name; empty when none are known. */
     public Map<String, String> configs(String topic) {
         Map<String, String> c = configs.get(topic);

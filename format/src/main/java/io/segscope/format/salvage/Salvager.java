@@ -1,5 +1,7 @@
 package io.segscope.format.salvage;
 
+import io.segscope.format.state.ProducerState;
+
 import io.segscope.format.error.FormatException;
 import io.segscope.format.io.ByteSource;
 import io.segscope.format.logdir.Copies;
@@ -84,7 +86,7 @@ public final class Salvager {
         private final PartitionDir partition;
         private final Path target;
         private final Collection<Path> inputs;
-        private final ProducerStateRebuild producers = new ProducerStateRebuild();
+        private final ProducerState producers = new ProducerState();
         private final List<EpochEntry> epochs = new ArrayList<>();
         private final List<Loss> losses = new ArrayList<>();
         private final List<String> leftOut = new ArrayList<>();
@@ -304,7 +306,7 @@ public final class Salvager {
                 }
                 try {
                     producers.checkData(b.producerId(), b.isTransactional());
-                } catch (ProducerStateRebuild.Refused e) {
+                } catch (ProducerState.Refused e) {
                     return e.getMessage();
                 }
             }
@@ -345,22 +347,7 @@ public final class Salvager {
             if (b.producerId() < 0) {
                 return;
             }
-            if (!b.isControl()) {
-                producers.data(b.producerId(), b.producerEpoch(), b.lastSequence(), b.baseOffset(), b.lastOffset(),
-                        b.maxTimestamp(), b.isTransactional());
-                return;
-            }
-            RecordIterator it = b.records();
-            if (!it.next()) {
-                producers.emptyControl(b.producerId());
-                return;
-            }
-            LogRecord r = it.record();
-            boolean abort = ControlRecord.typeId(b, r) == ControlRecord.Type.ABORT.id;
-            int coordinatorEpoch = ((ControlRecord.EndTxnMarker) ControlRecord.endTxnMarker(r.buffer(), r.valueOffset(),
-                    r.valueLength())).coordinatorEpoch();
-            ProducerStateRebuild.Aborted a = producers.marker(b.producerId(), b.producerEpoch(), b.baseOffset(),
-                    r.timestamp(), coordinatorEpoch, abort);
+            ProducerState.Aborted a = producers.apply(b);
             if (a != null) {
                 writer.appendAbortedTxn(a.producerId(), a.firstOffset(), a.lastOffset(), a.lastStableOffset());
             }

@@ -45,6 +45,18 @@ public record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Intege
      * state read from the latest snapshot) or an unclean one, and closes it.
      */
     public static KafkaLoad load(Path dir, long logStartOffset, long recoveryPoint, boolean clean) throws IOException {
+        return withLog(dir, logStartOffset, recoveryPoint, clean, KafkaLoad::of);
+    }
+
+    /** What a test reads from a loaded log. */
+    @FunctionalInterface
+    public interface LogQuery<T> {
+        T apply(UnifiedLog log) throws IOException;
+    }
+
+    /** Loads {@code dir} (see {@link #load(Path, long, long, boolean)}), runs {@code query} on it and closes it. */
+    public static <T> T withLog(Path dir, long logStartOffset, long recoveryPoint, boolean clean, LogQuery<T> query)
+            throws IOException {
         Map<String, Object> props = new HashMap<>();
         props.put("file.delete.delay.ms", "3600000");
         LogConfig config = new LogConfig(props);
@@ -56,6 +68,20 @@ public record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Intege
                     new ProducerStateManagerConfig(Integer.MAX_VALUE, false), 600_000, new LogDirFailureChannel(1),
                     clean, Optional.empty());
             try {
+                return query.apply(log);
+            } finally {
+                log.close();
+            }
+        } finally {
+            try {
+                scheduler.shutdown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static KafkaLoad of(UnifiedLog log) throws IOException {
                 Map<Long, Integer> sizes = new TreeMap<>();
                 List<String> batches = new ArrayList<>();
                 Map<Long, List<String>> aborted = new TreeMap<>();
@@ -85,20 +111,10 @@ public record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Intege
                 List<String> epochs = new ArrayList<>();
                 log.leaderEpochCache().epochEntries().forEach(e -> epochs.add(e.epoch() + " " + e.startOffset()));
                 return new KafkaLoad(log.logEndOffset(), log.logStartOffset(), sizes, batches, producers, epochs, aborted);
-            } finally {
-                log.close();
-            }
-        } finally {
-            try {
-                scheduler.shutdown();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /** Copies the regular files of {@code from} into a new dir {@code to}. */
-    static void copy(Path from, Path to) throws IOException {
+    public static void copy(Path from, Path to) throws IOException {
         Files.createDirectories(to);
         try (var s = Files.list(from)) {
             for (Path f : s.toList()) {

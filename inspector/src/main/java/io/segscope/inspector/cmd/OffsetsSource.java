@@ -68,14 +68,7 @@ final class OffsetsSource implements AutoCloseable {
     }
 
     private void collect(PrintWriter err) {
-        for (FormatException e : inputs.unreadablePaths()) {
-            err.print(e.getMessage() + "\n");
-            ioError = true;
-        }
-        for (FormatException e : inputs.truncations()) {
-            err.print(e.getMessage() + "\n");
-            ioError = true;
-        }
+        ioError = reportUnreadable(inputs, err);
         // only log dirs of one cluster hold replicas of one another: copies are grouped by the
         // cluster id of their log dir's meta.properties (none known: one group)
         Map<String, String> clusterOfLogDir = new HashMap<>();
@@ -112,6 +105,20 @@ final class OffsetsSource implements AutoCloseable {
             parts.add(new Part(partition, chosen, copies.get(chosen)));
         }
         parts.sort(java.util.Comparator.comparingInt(Part::partition));
+    }
+
+    /** Prints the PATHs that could not be read and the archives cut short; true when there were any (exit 3). */
+    static boolean reportUnreadable(Inputs inputs, PrintWriter err) {
+        boolean any = false;
+        for (FormatException e : inputs.unreadablePaths()) {
+            err.print(e.getMessage() + "\n");
+            any = true;
+        }
+        for (FormatException e : inputs.truncations()) {
+            err.print(e.getMessage() + "\n");
+            any = true;
+        }
+        return any;
     }
 
     /** The cluster id a log dir's meta.properties names, or "" when it has none or it cannot be read. */

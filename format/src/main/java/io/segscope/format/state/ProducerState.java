@@ -1,6 +1,9 @@
-package io.segscope.format.salvage;
+package io.segscope.format.state;
 
-import io.segscope.format.state.ProducerSnapshotEntry;
+import io.segscope.format.record.Batch;
+import io.segscope.format.record.ControlRecord;
+import io.segscope.format.record.LogRecord;
+import io.segscope.format.record.RecordIterator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,18 +16,20 @@ import java.util.TreeMap;
  * 1.9): per producer id its epoch, the last data batch (last sequence, last offset, offset delta),
  * the last timestamp, the coordinator epoch of the last marker and the first offset of its open
  * transaction; and the aborted transactions with the last stable offset that recovery writes to the
- * {@code .txnindex}. Only the last batch of a producer is kept: it is all a snapshot holds.
+ * {@code .txnindex}. Only the last batch of a producer is kept: it is all a snapshot holds. Starts
+ * empty (recovery with no snapshot) or from a producer snapshot's entries ({@link #load}), as Kafka's
+ * {@code ProducerStateManager} loads the latest snapshot and replays the batches after it.
  */
-final class ProducerStateRebuild {
+public final class ProducerState {
     /** What Kafka would throw on while replaying a batch: the batch cannot be kept. */
-    static final class Refused extends Exception {
+    public static final class Refused extends Exception {
         Refused(String message) {
             super(message, null, false, false);
         }
     }
 
     /** An aborted transaction as a {@code .txnindex} entry holds it. */
-    record Aborted(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
+    public record Aborted(long producerId, long firstOffset, long lastOffset, long lastStableOffset) {
     }
 
     private static final class Entry {
@@ -55,8 +60,21 @@ final class ProducerStateRebuild {
 
     private final Map<Long, Entry> producers = new TreeMap<>();
 
+    /** Takes a producer snapshot's entry as it is (Kafka's {@code loadFromSnapshot}). */
+    public void load(ProducerSnapshotEntry s) {
+        Entry e = producers.computeIfAbsent(s.producerId(), Entry::new);
+        e.epoch = s.epoch();
+        e.coordinatorEpoch = s.coordinatorEpoch();
+        e.lastTimestamp = s.timestamp();
+        e.txnFirstOffset = s.currentTxnFirstOffset();
+        e.hasBatch = s.lastOffset() >= 0;
+        e.lastSeq = s.lastSequence();
+        e.lastOffset = s.lastOffset();
+        e.offsetDelta = s.offsetDelta();
+    }
+
     /** Checks that a data batch can be replayed (a non-transactional batch inside an open transaction cannot). */
-    void checkData(long producerId, boolean transactional) throws Refused {
+    public void checkData(long producerId, boolean transactional) throws Refused {
         Entry e = producers.get(producerId);
         if (e != null && e.txnFirstOffset >= 0 && !transactional) {
             throw new Refused("a non-transactional batch of producer " + producerId + " inside its open transaction"
@@ -65,7 +83,7 @@ final class ProducerStateRebuild {
     }
 
     /** A data batch of a producer (magic 2, producer id >= 0); {@link #checkData} first. */
-    void data(long producerId, short epoch, int lastSeq, long baseOffset, long lastOffset, long maxTimestamp,
+    public void data(long producerId, short epoch, int lastSeq, long baseOffset, long lastOffset, long maxTimestamp,
               boolean transactional) {
         Entry e = producers.computeIfAbsent(producerId, Entry::new);
         e.epoch(epoch);
@@ -79,8 +97,40 @@ final class ProducerStateRebuild {
         }
     }
 
+    /**
+     * Replays one batch as {@code LogSegment.updateProducerState} does (magic 2 with a producer id;
+     * others are ignored): a data batch or a COMMIT/ABORT marker. Call {@link #checkData} first
+     * where a refusal matters.
+     *
+     * @return the aborted transaction a marker completes, or null
+     */
+    public Aborted apply(Batch b) {
+        if (b.magic() < 2 || b.producerId() < 0) {
+            return null;
+        }
+        if (!b.isControl()) {
+            data(b.producerId(), b.producerEpoch(), b.lastSequence(), b.baseOffset(), b.lastOffset(),
+                    b.maxTimestamp(), b.isTransactional());
+            return null;
+        }
+        RecordIterator it = b.records();
+        if (!it.next()) {
+            emptyControl(b.producerId());
+            return null;
+        }
+        LogRecord r = it.record();
+        short type = ControlRecord.typeId(b, r);
+        if (type != ControlRecord.Type.ABORT.id && type != ControlRecord.Type.COMMIT.id) {
+            return null;
+        }
+        int coordinatorEpoch = ControlRecord.endTxnMarker(r.buffer(), r.valueOffset(), r.valueLength())
+                instanceof ControlRecord.EndTxnMarker m ? m.coordinatorEpoch() : -1;
+        return marker(b.producerId(), b.producerEpoch(), b.baseOffset(), r.timestamp(), coordinatorEpoch,
+                type == ControlRecord.Type.ABORT.id);
+    }
+
     /** A control batch with no record (its marker cleaned away): Kafka still registers the producer. */
-    void emptyControl(long producerId) {
+    public void emptyControl(long producerId) {
         producers.computeIfAbsent(producerId, Entry::new);
     }
 
@@ -89,7 +139,7 @@ final class ProducerStateRebuild {
      *
      * @return the aborted transaction it completes, or null
      */
-    Aborted marker(long producerId, short epoch, long offset, long timestamp, int coordinatorEpoch, boolean abort) {
+    public Aborted marker(long producerId, short epoch, long offset, long timestamp, int coordinatorEpoch, boolean abort) {
         Entry e = producers.computeIfAbsent(producerId, Entry::new);
         Aborted out = null;
         if (e.txnFirstOffset >= 0 && abort) {
@@ -108,12 +158,12 @@ final class ProducerStateRebuild {
         return out;
     }
 
-    int size() {
+    public int size() {
         return producers.size();
     }
 
     /** The snapshot's entries, by producer id. */
-    List<ProducerSnapshotEntry> entries() {
+    public List<ProducerSnapshotEntry> entries() {
         List<ProducerSnapshotEntry> out = new ArrayList<>(producers.size());
         for (Entry e : producers.values()) {
             out.add(new ProducerSnapshotEntry(e.producerId, e.epoch, e.hasBatch ? e.lastSeq : -1,
@@ -124,7 +174,7 @@ final class ProducerStateRebuild {
     }
 
     /** The first offset of the earliest transaction still open, or -1. */
-    long firstOpenTransactionOffset() {
+    public long firstOpenTransactionOffset() {
         long first = -1;
         for (Entry e : producers.values()) {
             if (e.txnFirstOffset >= 0 && (first < 0 || e.txnFirstOffset < first)) {

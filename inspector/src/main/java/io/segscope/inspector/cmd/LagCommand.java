@@ -1,0 +1,251 @@
+package io.segscope.inspector.cmd;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.segscope.format.inventory.PartitionReplicas;
+import io.segscope.format.inventory.ReplicaScanner;
+import io.segscope.format.inventory.ReplicaState;
+import io.segscope.format.logdir.PartitionDir;
+import io.segscope.format.replay.AsOf;
+import io.segscope.format.replay.CommittedOffset;
+import io.segscope.inspector.Segscope;
+import io.segscope.inspector.output.Times;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code segscope lag}: each group's committed offsets against the log end of the partitions in the dirs given. */
+@Command(name = "lag", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Print how far behind each consumer group was, from the files.",
+            "Per group, topic and partition: the committed offset (replayed from __consumer_offsets),",
+            "the partition's log end offset and high watermark (from its most advanced replica",
+            "among the PATHs), the lag against both (kafka-consumer-groups.sh --describe counts",
+            "LAG against the high watermark, negative for a commit past it), the timestamp of the last consumed record and the",
+            "time lag (the newest record's timestamp minus it). \"unknown\" where the data",
+            "partition is not among the PATHs.", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:Kafka's load of a __consumer_offsets partition would fail (problems on stderr)",
+            "2:usage error", "3:I/O error"})
+public final class LagCommand implements Callable<Integer> {
+    enum Format { table, jsonl, csv }
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
+    List<Path> paths;
+
+    @Option(names = "--format", defaultValue = "table", description = "table (default), jsonl or csv.")
+    Format format;
+
+    @Option(names = "--topic", paramLabel = "TOPIC", description = "Only this topic. Repeatable.")
+    List<String> topics;
+
+    @CommandLine.Mixin
+    ReplayOptions replay;
+
+    @CommandLine.Mixin
+    OptionValues.ReadOptions read;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** One (group, topic, partition). */
+    record Row(CommittedOffset committed, ReplicaState data, long logEnd, long highWatermark, long lastConsumedTimestamp,
+               long newestTimestamp) {
+        boolean known() {
+            return data != null;
+        }
+
+        /** As kafka-consumer-groups.sh: the high watermark minus the committed offset (negative when the commit is past it). */
+        long lag() {
+            return highWatermark - committed.offset();
+        }
+
+        long lagToEnd() {
+            return logEnd - committed.offset();
+        }
+
+        long timeLag() {
+            if (committed.offset() >= highWatermark) {
+                return 0;
+            }
+            return lastConsumedTimestamp < 0 || newestTimestamp < 0 ? -1 : Math.max(0, newestTimestamp - lastConsumedTimestamp);
+        }
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        OffsetsCommand.Selection sel = OffsetsCommand.Selection.of(spec.commandLine(), replay.groups, replay.groupRegexes, topics, null);
+        AsOf asOf = replay.asOf();
+        boolean problems = false;
+        boolean ioError;
+        List<Row> rows = new ArrayList<>();
+        try (OffsetsSource offsets = OffsetsSource.open("lag", paths, err);
+             InventorySource inventory = InventorySource.open("lag", paths, new PrintWriter(java.io.Writer.nullWriter()))) {
+            List<CommittedOffset> committed = new ArrayList<>();
+            for (OffsetsSource.Part part : offsets.parts()) {
+                OffsetsSource.Replayed r = offsets.replay(part, asOf);
+                problems |= offsets.reportProblems(List.of(r), err);
+                for (CommittedOffset o : r.result().offsets()) {
+                    if (sel.group(o.group()) && sel.topic(o.topic())) {
+                        committed.add(o);
+                    }
+                }
+            }
+            if (offsets.parts().isEmpty()) {
+                err.print("lag: no __consumer_offsets partition among the PATHs: no committed offset to compare\n");
+            }
+            java.util.Set<String> wanted = new java.util.HashSet<>();
+            committed.forEach(o -> wanted.add(o.topic()));
+            Map<String, PartitionReplicas> data = new HashMap<>();
+            for (PartitionReplicas p : inventory.scan(false, read.readerOptions(), wanted::contains)) {
+                data.put(p.topic() + "-" + p.partition(), p);
+            }
+            ReplicaScanner scanner = new ReplicaScanner(read.readerOptions(), false);
+            Map<String, long[]> ends = new HashMap<>();
+            for (CommittedOffset o : committed) {
+                PartitionReplicas p = data.get(o.topic() + "-" + o.partition());
+                if (p == null) {
+                    rows.add(new Row(o, null, -1, -1, -1, -1));
+                    continue;
+                }
+                ReplicaState r = p.leader();
+                PartitionDir dir = inventory.dirOf(r);
+                long[] end = ends.computeIfAbsent(r.topicPartition(), k -> endAsOf(scanner, dir, r, asOf.timeMs()));
+                long lastConsumed = o.offset() > r.logStartOffset() && o.offset() - 1 < end[0] && dir != null
+                        ? scanner.timestampAt(dir, o.offset() - 1) : -1;
+                rows.add(new Row(o, r, end[0], end[1], lastConsumed, end[2]));
+            }
+            ioError = offsets.ioError() || inventory.ioError();
+        }
+        rows.sort(Comparator.comparing((Row r) -> r.committed().group()).thenComparing(r -> r.committed().topic())
+                .thenComparingInt(r -> r.committed().partition()));
+        write(out, rows);
+        out.flush();
+        if (rows.isEmpty()) {
+            err.print("lag: no committed offset" + (replay.asOfTime != null ? " as of " + Times.iso(replay.asOfTime) : "")
+                    + " matched the options\n");
+        }
+        if (ioError) {
+            return Segscope.EXIT_IO;
+        }
+        return problems ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+    }
+
+    /**
+     * {log end, high watermark, newest record's timestamp} at the end of the log, or as of a time:
+     * the first offset whose record is later than it (Kafka's search by timestamp), the high
+     * watermark held at most there.
+     */
+    private static long[] endAsOf(ReplicaScanner scanner, PartitionDir dir, ReplicaState r, long asOfTime) {
+        long end = r.logEndOffset();
+        long hw = r.latestOffset();
+        if (asOfTime != Long.MAX_VALUE && dir != null) {
+            long[] later = scanner.searchTimestamp(dir, asOfTime + 1, r.logStartOffset());
+            if (later != null) {
+                end = Math.min(end, later[0]);
+                hw = Math.min(hw, end);
+            }
+        }
+        long newest = hw > r.logStartOffset() && dir != null ? scanner.timestampAt(dir, hw - 1) : -1;
+        return new long[] {end, hw, newest};
+    }
+
+    private void write(PrintWriter out, List<Row> rows) throws IOException {
+        switch (format) {
+            case jsonl -> {
+                JsonGenerator g = new JsonFactory().createGenerator(out);
+                g.setRootValueSeparator(null);
+                for (Row r : rows) {
+                    CommittedOffset o = r.committed();
+                    g.writeStartObject();
+                    g.writeStringField("group", o.group());
+                    g.writeStringField("topic", o.topic());
+                    g.writeNumberField("partition", o.partition());
+                    g.writeNumberField("committedOffset", o.offset());
+                    PartitionsCommand.writeTime(g, "commitTimestamp", o.commitTimestamp());
+                    if (r.known()) {
+                        g.writeNumberField("logEndOffset", r.logEnd());
+                        g.writeNumberField("highWatermark", r.highWatermark());
+                        g.writeNumberField("lag", r.lag());
+                        g.writeNumberField("lagToLogEnd", r.lagToEnd());
+                        PartitionsCommand.writeTime(g, "lastConsumedTimestamp", r.lastConsumedTimestamp());
+                        PartitionsCommand.writeTime(g, "newestTimestamp", r.newestTimestamp());
+                        PartitionsCommand.writeTime(g, "timeLagMs", r.timeLag());
+                        if (r.data().brokerId().isPresent()) {
+                            g.writeNumberField("broker", r.data().brokerId().getAsInt());
+                        }
+                    } else {
+                        g.writeStringField("logEndOffset", "unknown");
+                        g.writeStringField("highWatermark", "unknown");
+                        g.writeStringField("lag", "unknown");
+                    }
+                    g.writeEndObject();
+                    g.flush();
+                    out.print('\n');
+                }
+            }
+            case csv -> {
+                StringBuilder sb = new StringBuilder("group,topic,partition,committed_offset,log_end_offset,high_watermark,lag,lag_to_log_end,last_consumed_timestamp,time_lag_ms\n");
+                for (Row r : rows) {
+                    List<String> c = cells(r, false);
+                    for (int i = 0; i < c.size(); i++) {
+                        sb.append(i == 0 ? "" : ",").append(OffsetsCommand.csvField(c.get(i)));
+                    }
+                    sb.append('\n');
+                }
+                out.print(sb);
+            }
+            default -> {
+                Table t = new Table("GROUP", "TOPIC", "PARTITION", "COMMITTED", "LOG-END", "HIGH-WATERMARK", "LAG", "LAG-TO-END",
+                        "LAST-CONSUMED", "TIME-LAG");
+                for (Row r : rows) {
+                    List<String> c = cells(r, true);
+                    c.set(0, Table.cell(c.get(0)));
+                    c.set(1, Table.cell(c.get(1)));
+                    t.add(c.toArray(String[]::new));
+                }
+                if (t.size() > 0) {
+                    t.print(out);
+                }
+            }
+        }
+    }
+
+    private static List<String> cells(Row r, boolean table) {
+        CommittedOffset o = r.committed();
+        List<String> c = new ArrayList<>(List.of(o.group(), o.topic(), Integer.toString(o.partition()), Long.toString(o.offset())));
+        if (!r.known()) {
+            c.addAll(List.of("unknown", "unknown", "unknown", "unknown", "unknown", "unknown"));
+            return c;
+        }
+        c.add(Long.toString(r.logEnd()));
+        c.add(Long.toString(r.highWatermark()));
+        c.add(Long.toString(r.lag()));
+        c.add(Long.toString(r.lagToEnd()));
+        c.add(r.lastConsumedTimestamp() < 0 ? "-" : table ? Times.iso(r.lastConsumedTimestamp()) : Long.toString(r.lastConsumedTimestamp()));
+        long tl = r.timeLag();
+        c.add(tl < 0 ? "-" : table ? duration(tl) : Long.toString(tl));
+        return c;
+    }
+
+    private static String duration(long ms) {
+        if (ms < 1000) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        return s < 120 ? s + "s" : s < 7200 ? (s / 60) + "m" : (s / 3600) + "h";
+    }
+}

@@ -1,0 +1,216 @@
+package io.segscope.inspector.cmd;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.segscope.format.inventory.OpenTransaction;
+import io.segscope.format.inventory.PartitionReplicas;
+import io.segscope.format.inventory.ReplicaState;
+import io.segscope.format.inventory.TransactionCoordinatorState;
+import io.segscope.inspector.Segscope;
+import io.segscope.inspector.output.Times;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/** {@code segscope transactions}: the transactions open at the end of each partition's log, and which of them hang. */
+@Command(name = "transactions", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Print the transactions open at the end of each partition's log.",
+            "From the batches, markers and producer snapshots (producer id, epoch, first offset,",
+            "age), joined with __transaction_state when it is among the PATHs (transactional id,",
+            "the coordinator's state). A transaction hangs, as kafka-transactions.sh find-hanging",
+            "says, when it has been open longer than --max-transaction-timeout and the coordinator",
+            "has no ongoing transaction of that producer holding the partition.", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no hanging transaction", "1:hanging transactions (or damage: stderr)",
+            "2:usage error", "3:I/O error"})
+public final class TransactionsCommand implements Callable<Integer> {
+    enum Format { table, jsonl }
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
+    List<Path> paths;
+
+    @Option(names = "--format", defaultValue = "table", description = "table (default) or jsonl.")
+    Format format;
+
+    @Option(names = "--max-transaction-timeout", paramLabel = "MINUTES", defaultValue = "15",
+            description = "As find-hanging's option: only transactions idle longer than this can hang (default 15, Kafka's transaction.max.timeout.ms).")
+    int maxTimeoutMinutes;
+
+    @Option(names = "--now", paramLabel = "TIME", converter = TimeConverter.class,
+            description = "The moment ages are counted to (ISO-8601 or epoch ms). Default: the end of the data, the latest timestamp in the"
+                    + " partitions and transaction records read (the moment the broker stopped, as near as the files tell).")
+    Long now;
+
+    @Option(names = "--hanging", description = "Only the hanging transactions.")
+    boolean onlyHanging;
+
+    @CommandLine.Mixin
+    OptionValues.ReadOptions read;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** One open transaction with its verdict. */
+    record Row(ReplicaState replica, OpenTransaction txn, TransactionCoordinatorState.Txn coordinator, long idleMs, long ageMs,
+               boolean hanging, String verdict) {
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (maxTimeoutMinutes < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-transaction-timeout must be 0 or more, not " + maxTimeoutMinutes);
+        }
+        try (InventorySource source = InventorySource.open("transactions", paths, err)) {
+            List<PartitionReplicas> parts = source.scan(false, read.readerOptions(), t -> true);
+            TransactionCoordinatorState coord = source.transactionState(read.readerOptions());
+            long end = now != null ? now : endOfData(parts, coord);
+            long maxTimeoutMs = TimeUnit.MINUTES.toMillis(maxTimeoutMinutes);
+            Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
+            List<Row> rows = new ArrayList<>();
+            for (PartitionReplicas p : parts) {
+                ReplicaState r = p.leader();
+                for (OpenTransaction o : r.openTransactions()) {
+                    TransactionCoordinatorState.Txn t = byPid.get(o.producerId());
+                    long idle = o.lastTimestamp() < 0 ? -1 : end - o.lastTimestamp();
+                    long age = o.firstTimestamp() < 0 ? -1 : end - o.firstTimestamp();
+                    boolean candidate = idle > maxTimeoutMs;
+                    boolean unknownToCoordinator = t == null || !t.partitions().contains(r.topicPartition());
+                    boolean hanging;
+                    String verdict;
+                    if (coord.known()) {
+                        hanging = candidate && unknownToCoordinator;
+                        if (!unknownToCoordinator) {
+                            verdict = "open: the coordinator has it " + t.state() + " with this partition";
+                        } else {
+                            String why = t == null ? "no transactional id has producer id " + o.producerId() + " in __transaction_state"
+                                    : "the coordinator's transaction of " + TextQuote.quote(t.transactionalId()) + " is " + t.state()
+                                    + " without this partition";
+                            verdict = hanging ? "hanging: " + why + ", idle " + minutes(idle) + " min (> " + maxTimeoutMinutes + ")"
+                                    : "open: " + why + "; idle " + minutes(idle) + " min, not yet past " + maxTimeoutMinutes;
+                        }
+                    } else {
+                        hanging = false;
+                        verdict = candidate ? "maybe hanging: idle " + minutes(idle) + " min (> " + maxTimeoutMinutes
+                                + "); __transaction_state is not among the PATHs to tell"
+                                : "open; __transaction_state is not among the PATHs";
+                    }
+                    if (!onlyHanging || hanging) {
+                        rows.add(new Row(r, o, unknownToCoordinator ? t : t, idle, age, hanging, verdict));
+                    }
+                }
+            }
+            if (format == Format.jsonl) {
+                JsonGenerator g = new JsonFactory().createGenerator(out);
+                g.setRootValueSeparator(null);
+                for (Row row : rows) {
+                    json(g, row, end);
+                    g.flush();
+                    out.print('\n');
+                }
+            } else {
+                Table table = new Table("TOPIC", "PARTITION", "BROKER", "PRODUCER-ID", "EPOCH", "COORDINATOR-EPOCH", "START-OFFSET",
+                        "STARTED", "LAST-TIMESTAMP", "IDLE-MIN", "TRANSACTIONAL-ID", "COORDINATOR-STATE", "VERDICT");
+                for (Row row : rows) {
+                    ReplicaState r = row.replica();
+                    OpenTransaction o = row.txn();
+                    TransactionCoordinatorState.Txn t = row.coordinator();
+                    table.add(Table.cell(r.topic()), Integer.toString(r.partition()),
+                            r.brokerId().isPresent() ? Integer.toString(r.brokerId().getAsInt()) : "-", Long.toString(o.producerId()),
+                            Short.toString(o.producerEpoch()), Integer.toString(o.coordinatorEpoch()), Long.toString(o.firstOffset()),
+                            Times.iso(o.firstTimestamp()), Times.iso(o.lastTimestamp()), minutes(row.idleMs()),
+                            t == null ? "-" : Table.cell(t.transactionalId()), t == null ? "-" : t.state(), row.verdict());
+                }
+                if (table.size() > 0) {
+                    table.print(out);
+                }
+                out.print((table.size() > 0 ? "\n" : "") + rows.size() + " open transaction(s), "
+                        + rows.stream().filter(Row::hanging).count() + " hanging, ages counted to " + Times.iso(end)
+                        + (now == null ? " (the end of the data)" : "") + "; coordinator state: "
+                        + (coord.known() ? coord.all().size() + " transactional id(s) from " + coord.partitionsRead() + " __transaction_state partition(s)"
+                        : "not among the PATHs") + "\n");
+            }
+            out.flush();
+            if (source.ioError()) {
+                return Segscope.EXIT_IO;
+            }
+            return rows.stream().anyMatch(Row::hanging) ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+        }
+    }
+
+    private static String minutes(long ms) {
+        return ms < 0 ? "-" : Long.toString(TimeUnit.MILLISECONDS.toMinutes(ms));
+    }
+
+    /** The latest timestamp the partitions and the coordinator's records hold. */
+    static long endOfData(List<PartitionReplicas> parts, TransactionCoordinatorState coord) {
+        long end = -1;
+        for (PartitionReplicas p : parts) {
+            for (ReplicaState r : p.replicas()) {
+                end = Math.max(end, r.maxTimestamp());
+            }
+        }
+        for (TransactionCoordinatorState.Txn t : coord.all()) {
+            end = Math.max(end, t.lastUpdateTimestamp());
+        }
+        return end;
+    }
+
+    private static void json(JsonGenerator g, Row row, long end) throws IOException {
+        ReplicaState r = row.replica();
+        OpenTransaction o = row.txn();
+        TransactionCoordinatorState.Txn t = row.coordinator();
+        g.writeStartObject();
+        g.writeStringField("topic", r.topic());
+        g.writeNumberField("partition", r.partition());
+        if (r.brokerId().isPresent()) {
+            g.writeNumberField("broker", r.brokerId().getAsInt());
+        } else {
+            g.writeNullField("broker");
+        }
+        g.writeNumberField("producerId", o.producerId());
+        g.writeNumberField("producerEpoch", o.producerEpoch());
+        g.writeNumberField("coordinatorEpoch", o.coordinatorEpoch());
+        g.writeNumberField("firstOffset", o.firstOffset());
+        PartitionsCommand.writeTime(g, "firstTimestamp", o.firstTimestamp());
+        PartitionsCommand.writeTime(g, "lastTimestamp", o.lastTimestamp());
+        g.writeNumberField("now", end);
+        PartitionsCommand.writeTime(g, "idleMs", row.idleMs());
+        PartitionsCommand.writeTime(g, "ageMs", row.ageMs());
+        g.writeNumberField("lastStableOffset", r.lastStableOffset());
+        if (t == null) {
+            g.writeNullField("coordinator");
+        } else {
+            g.writeObjectFieldStart("coordinator");
+            g.writeStringField("transactionalId", t.transactionalId());
+            g.writeNumberField("producerId", t.producerId());
+            g.writeNumberField("producerEpoch", t.producerEpoch());
+            g.writeStringField("state", t.state());
+            g.writeNumberField("timeoutMs", t.timeoutMs());
+            PartitionsCommand.writeTime(g, "startTimestamp", t.startTimestamp());
+            PartitionsCommand.writeTime(g, "lastUpdateTimestamp", t.lastUpdateTimestamp());
+            g.writeArrayFieldStart("partitions");
+            for (String tp : t.partitions()) {
+                g.writeString(tp);
+            }
+            g.writeEndArray();
+            g.writeStringField("record", "__transaction_state-" + t.coordinatorPartition() + "@" + t.offset());
+            g.writeEndObject();
+        }
+        g.writeBooleanField("hanging", row.hanging());
+        g.writeStringField("verdict", row.verdict());
+        g.writeEndObject();
+    }
+}
