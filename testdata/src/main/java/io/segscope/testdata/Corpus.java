@@ -50,6 +50,41 @@ public final class Corpus {
     }
 
     /**
+     * {@code testdata/corpus-replicas/}: runs of a cluster of several brokers, each run holding one
+     * log dir per broker ({@code logdirs/broker-<id>/}, dumps in {@code dumps/broker-<id>/}).
+     * Kept beside {@link #corpus()}, not in it, so that the tests going over every run's
+     * {@code logdir/} (and the golden outputs of the whole corpus) never see them.
+     */
+    public static Path replicaCorpus() {
+        return testdata().resolve("corpus-replicas");
+    }
+
+    /** The runs of {@link #replicaCorpus()} (the directories holding {@code logdirs/}), sorted. */
+    public static List<Path> replicaRuns() {
+        return subdirs(replicaCorpus()).stream()
+                .filter(r -> Files.isDirectory(r.resolve("logdirs")))
+                .collect(Collectors.toList());
+    }
+
+    /** A replica run's broker log dirs, {@code <run>/logdirs/broker-<id>}, sorted by name. */
+    public static List<Path> brokerLogDirs(Path run) {
+        return subdirs(run.resolve("logdirs")).stream()
+                .filter(d -> d.getFileName().toString().startsWith("broker-"))
+                .collect(Collectors.toList());
+    }
+
+    private static List<Path> subdirs(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(Files::isDirectory).sorted().collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * The directory a dump directory of the corpus mirrors: {@code dump/} holds the dumps of
      * {@code logdir/}, {@code dump-<dir>/} those of {@code <dir>/} (the killed run's
      * {@code dump-copied-while-writing/}).

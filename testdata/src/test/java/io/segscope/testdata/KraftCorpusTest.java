@@ -93,7 +93,7 @@ class KraftCorpusTest {
         matchesManifest(runJson, "logdirManifest", run(name).resolve("logdir"));
     }
 
-    private static void matchesManifest(Map<String, Object> runJson, String key, Path logDir) throws Exception {
+    static void matchesManifest(Map<String, Object> runJson, String key, Path logDir) throws Exception {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> manifest = (List<Map<String, Object>>) runJson.get(key);
         Set<String> onDisk = new TreeSet<>();
@@ -466,7 +466,7 @@ class KraftCorpusTest {
 
     // ------------------------------------------------------------------ helpers
 
-    private static List<Path> files(Path dir) {
+    static List<Path> files(Path dir) {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
         } catch (IOException e) {
@@ -474,7 +474,7 @@ class KraftCorpusTest {
         }
     }
 
-    private static String firstLine(Path f) throws IOException {
+    static String firstLine(Path f) throws IOException {
         try (Stream<String> lines = Files.lines(f, StandardCharsets.UTF_8)) {
             return lines.findFirst().orElse("");
         }
@@ -553,7 +553,7 @@ class KraftCorpusTest {
         return max;
     }
 
-    private static String sha256(Path f) throws Exception {
+    static String sha256(Path f) throws Exception {
         MessageDigest md = MessageDigest.getInstance("SHA-256");
         try (InputStream in = Files.newInputStream(f)) {
             byte[] buf = new byte[65536];
@@ -567,12 +567,23 @@ class KraftCorpusTest {
 
     /** A JSON document as maps, lists, strings, numbers, booleans and nulls. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> parse(Path f) throws IOException {
+    static Map<String, Object> parse(Path f) throws IOException {
         try (JsonParser p = new JsonFactory().createParser(f.toFile())) {
             p.nextToken();
             Object v = read(p);
             assertThat(p.nextToken()).isNull();
             return (Map<String, Object>) v;
+        }
+    }
+
+    /** A JSON document whose top level is an array. */
+    @SuppressWarnings("unchecked")
+    static List<Object> parseList(Path f) throws IOException {
+        try (JsonParser p = new JsonFactory().createParser(f.toFile())) {
+            p.nextToken();
+            Object v = read(p);
+            assertThat(p.nextToken()).isNull();
+            return (List<Object>) v;
         }
     }
 

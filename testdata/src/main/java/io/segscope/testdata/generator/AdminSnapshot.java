@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ClassicGroupDescription;
@@ -42,16 +45,38 @@ public final class AdminSnapshot {
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     private final Admin admin;
+    private final Supplier<Admin> newAdmin;
+    private final Map<String, String> logDirLabels;
+    private final List<Long> probeTimestamps;
+    private final Set<Integer> brokerIds;
 
-    public AdminSnapshot(Admin admin) {
+    /**
+     * @param newAdmin        makes a new Admin client (see {@link PartitionSnapshot})
+     * @param logDirLabels    absolute path of each broker's log dir to its name in the run
+     *                        ({@code logdir}, {@code logdirs/broker-1})
+     * @param probeTimestamps timestamps inside the data for {@code OffsetSpec.forTimestamp}
+     * @param brokerIds       every broker of the cluster, stopped ones included
+     */
+    public AdminSnapshot(Admin admin, Supplier<Admin> newAdmin, Map<String, String> logDirLabels, List<Long> probeTimestamps,
+                         Set<Integer> brokerIds) {
         this.admin = admin;
+        this.newAdmin = newAdmin;
+        this.logDirLabels = logDirLabels;
+        this.probeTimestamps = probeTimestamps;
+        this.brokerIds = brokerIds;
     }
 
+    /**
+     * The groups and topics, then (see {@link PartitionSnapshot}) every partition's offsets and
+     * producers, the log dirs, the transactions and each group's lag, one call after the other
+     * with nothing produced or committed in between.
+     */
     public Map<String, Object> take() throws Exception {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("takenAtMs", System.currentTimeMillis());
         root.put("groups", groups());
         root.put("topics", topics());
+        new PartitionSnapshot(admin, newAdmin, logDirLabels, probeTimestamps, brokerIds).putInto(root);
         return root;
     }
 
@@ -233,10 +258,8 @@ public final class AdminSnapshot {
                 latest.put(tp, OffsetSpec.latest());
             }
         }
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> lo =
-                admin.listOffsets(earliest).all().get(60, TimeUnit.SECONDS);
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> hi =
-                admin.listOffsets(latest).all().get(60, TimeUnit.SECONDS);
+        ListOffsetsResult lo = admin.listOffsets(earliest);
+        ListOffsetsResult hi = admin.listOffsets(latest);
         List<Object> out = new ArrayList<>();
         for (TopicDescription d : descs.values()) {
             Map<String, Object> t = new LinkedHashMap<>();
@@ -250,13 +273,22 @@ public final class AdminSnapshot {
                 TopicPartition tp = new TopicPartition(d.name(), p.partition());
                 Map<String, Object> pm = new LinkedHashMap<>();
                 pm.put("partition", p.partition());
-                pm.put("earliestOffset", lo.get(tp).offset());
-                pm.put("latestOffset", hi.get(tp).offset());
+                pm.put("earliestOffset", offset(lo, tp));
+                pm.put("latestOffset", offset(hi, tp));
                 parts.add(pm);
             }
             t.put("partitions", parts);
             out.add(t);
         }
         return out;
+    }
+
+    /** The partition's offset, or null when no leader answered (a partition whose replicas are all stopped). */
+    private static Long offset(ListOffsetsResult r, TopicPartition tp) throws InterruptedException, TimeoutException {
+        try {
+            return r.partitionResult(tp).get(60, TimeUnit.SECONDS).offset();
+        } catch (ExecutionException e) {
+            return null;
+        }
     }
 }

@@ -44,6 +44,10 @@ public final class Broker {
     private final Map<String, String> config = new TreeMap<>();
     private final int brokerPort;
     private final int controllerPort;
+    /** What {@link #reportableConfig()} shows instead of the log dir's absolute path. */
+    private final String logDirLabel;
+    /** A KRaft controller without a broker: no PLAINTEXT listener, ready when its port accepts. */
+    private final boolean controllerOnly;
     private Process process;
 
     /**
@@ -57,6 +61,8 @@ public final class Broker {
         this.classpath = classpath;
         this.brokerPort = ChildJvms.freePort();
         this.controllerPort = ChildJvms.freePort();
+        this.logDirLabel = "<run>/logdir";
+        this.controllerOnly = false;
         config.put("process.roles", "broker,controller");
         config.put("node.id", "1");
         config.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
@@ -77,6 +83,70 @@ public final class Broker {
         config.putAll(overrides);
     }
 
+    private Broker(Path workDir, Path logDir, String classpath, Map<String, String> config, int brokerPort,
+                   int controllerPort, String logDirLabel, boolean controllerOnly) {
+        this.workDir = workDir;
+        this.logDir = logDir;
+        this.classpath = classpath;
+        this.config.putAll(config);
+        this.brokerPort = brokerPort;
+        this.controllerPort = controllerPort;
+        this.logDirLabel = logDirLabel;
+        this.controllerOnly = controllerOnly;
+    }
+
+    /**
+     * A controller-only KRaft node ({@code process.roles=controller}), the single voter of a
+     * cluster whose brokers are {@link #brokerOnly} nodes.
+     */
+    static Broker controllerOnly(Path workDir, Path logDir, String classpath, int nodeId, int controllerPort,
+                                 Map<String, String> overrides) {
+        Map<String, String> c = new TreeMap<>();
+        c.put("process.roles", "controller");
+        c.put("node.id", String.valueOf(nodeId));
+        c.put("controller.quorum.voters", nodeId + "@127.0.0.1:" + controllerPort);
+        c.put("listeners", "CONTROLLER://127.0.0.1:" + controllerPort);
+        c.put("controller.listener.names", "CONTROLLER");
+        c.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT");
+        c.put("log.dirs", logDir.toAbsolutePath().toString());
+        c.putAll(overrides);
+        return new Broker(workDir, logDir, classpath, c, controllerPort, controllerPort, "<run>/controller", true);
+    }
+
+    /**
+     * A broker-only KRaft node ({@code process.roles=broker}) of a cluster whose single voter is
+     * the controller {@code controllerId} on {@code controllerPort}; its one log dir is reported as
+     * {@code logDirLabel}.
+     */
+    static Broker brokerOnly(Path workDir, Path logDir, String classpath, int nodeId, int controllerId,
+                             int controllerPort, String logDirLabel, Map<String, String> overrides) {
+        int port = ChildJvms.freePort();
+        Map<String, String> c = new TreeMap<>();
+        c.put("process.roles", "broker");
+        c.put("node.id", String.valueOf(nodeId));
+        c.put("controller.quorum.voters", controllerId + "@127.0.0.1:" + controllerPort);
+        c.put("listeners", "PLAINTEXT://127.0.0.1:" + port);
+        c.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+        c.put("controller.listener.names", "CONTROLLER");
+        c.put("inter.broker.listener.name", "PLAINTEXT");
+        c.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        c.put("log.dirs", logDir.toAbsolutePath().toString());
+        c.put("group.initial.rebalance.delay.ms", "0");
+        c.put("auto.create.topics.enable", "false");
+        c.putAll(overrides);
+        return new Broker(workDir, logDir, classpath, c, port, controllerPort, logDirLabel, false);
+    }
+
+    /** The broker's log dir (its only one). */
+    Path logDir() {
+        return logDir;
+    }
+
+    /** Whether the node's JVM runs. */
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
     public String bootstrap() {
         return "127.0.0.1:" + brokerPort;
     }
@@ -86,7 +156,7 @@ public final class Broker {
         Map<String, String> out = new TreeMap<>(config);
         out.replaceAll((k, v) -> v.replace(String.valueOf(brokerPort), "<broker-port>")
                 .replace(String.valueOf(controllerPort), "<controller-port>")
-                .replace(logDir.toAbsolutePath().toString(), "<run>/logdir"));
+                .replace(logDir.toAbsolutePath().toString(), logDirLabel));
         return out;
     }
 
@@ -120,6 +190,15 @@ public final class Broker {
         Path props = writeProperties();
         process = startJvm(List.of("kafka.Kafka", props.toString()), workDir.resolve("broker.out"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        if (controllerOnly) {
+            while (!listening(controllerPort)) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("controller did not come up; see " + workDir.resolve("broker.out"));
+                }
+                Thread.sleep(300);
+            }
+            return;
+        }
         try (Admin admin = admin()) {
             while (true) {
                 if (!process.isAlive()) {
@@ -138,6 +217,15 @@ public final class Broker {
                     Thread.sleep(500);
                 }
             }
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -28,7 +28,9 @@ import org.apache.kafka.common.utils.internals.AppInfoParser;
  * DumpLogSegments ({@link Dumper}).
  *
  * <p>Run only on request, through the {@code generate-corpus} Maven profile (see
- * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed,killed-mid-write,3.9.1-plain}.
+ * {@code testdata/corpus/README.md}). Arguments: {@code --out DIR --runs plain,compressed,crashed,killed-mid-write,3.9.1-plain,replicas}
+ * ({@code replicas}, a cluster of three brokers, is written by {@link ReplicaRun} beside
+ * {@code --out}, into {@code ../corpus-replicas/}).
  * A 4.4.0 broker runs on this JVM's class path; a 3.9.1 broker on the jars resolved from
  * {@code testdata/generator-3.9.1/pom.xml} (two directories above {@code --out}), which never enter
  * the build. Clients, Admin and DumpLogSegments are always 4.4.0.
@@ -39,7 +41,7 @@ public final class CorpusGenerator {
 
     public static void main(String[] args) throws Exception {
         Path out = Paths.get("corpus");
-        List<String> runs = List.of("plain", "compressed", "crashed", "killed-mid-write", "3.9.1-plain");
+        List<String> runs = List.of("plain", "compressed", "crashed", "killed-mid-write", "3.9.1-plain", "replicas");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--out":
@@ -49,7 +51,7 @@ public final class CorpusGenerator {
                     runs = List.of(args[++i].split(","));
                     break;
                 default:
-                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed,killed-mid-write,3.9.1-plain]");
+                    throw new IllegalArgumentException("usage: CorpusGenerator [--out DIR] [--runs plain,compressed,crashed,killed-mid-write,3.9.1-plain,replicas]");
             }
         }
         String classpath = System.getProperty("java.class.path");
@@ -57,6 +59,10 @@ public final class CorpusGenerator {
         try {
             for (String r : runs) {
                 RunSpec spec = RunSpec.byShortName(r);
+                if (spec.kind() == RunSpec.Kind.REPLICAS) {
+                    ReplicaRun.generate(spec, out.toAbsolutePath().getParent().resolve(ReplicaRun.CORPUS_DIR), work, classpath);
+                    continue;
+                }
                 String brokerClasspath = classpath;
                 if (spec.kafkaVersion().equals(RunSpec.KAFKA_391)) {
                     Path root = out.toAbsolutePath().getParent().getParent();
@@ -88,6 +94,7 @@ public final class CorpusGenerator {
         boolean killedMidWrite = spec.kind() == RunSpec.Kind.KILLED;
         MidWriteBurst burst = killedMidWrite ? new MidWriteBurst(workload, runWork.resolve(MidWriteBurst.COPY_DIR)) : null;
         Map<String, Object> snapshot;
+        List<Object> toolRuns;
         int exitCode;
         String stop;
         long tWorkload;
@@ -98,7 +105,10 @@ public final class CorpusGenerator {
                 workload.run();
             }
             tWorkload = System.currentTimeMillis();
-            snapshot = new AdminSnapshot(workload.admin()).take();
+            snapshot = new AdminSnapshot(workload.admin(), broker::admin, Map.of(liveLogDir.toAbsolutePath().toString(), "logdir"),
+                    List.of(), Set.of(1)).take();
+            toolRuns = new KafkaTools(runWork.resolve("tools"), broker.bootstrap(), runWork.resolve("scratch"))
+                    .runAll(Set.of(1), KafkaTools.transactionalIds(snapshot), KafkaTools.probeTimestamps(snapshot));
         } catch (Exception e) {
             try {
                 broker.kill();
@@ -133,6 +143,7 @@ public final class CorpusGenerator {
         Trees.deleteTree(runDir);
         Path logDir = runDir.resolve("logdir");
         Trees.copyTree(liveLogDir, logDir);
+        Trees.copyTree(runWork.resolve("tools"), runDir.resolve("tools"));
         List<Map<String, Object>> manifest = manifest(logDir);
         Dumper dumper = new Dumper(runDir, killedMidWrite ? Set.of(MidWriteBurst.TOPIC) : Set.of());
         Map<String, Object> dumped = dumper.dumpAll(logDir, runDir.resolve("dump"));
@@ -177,6 +188,7 @@ public final class CorpusGenerator {
         run.put("timing", timing);
         run.put("workload", workload.report());
         run.put("cleanerOffsetCheckpointAtSnapshot", cleanerOffsets);
+        run.put("toolRuns", toolRuns);
         run.put("dumpFlags", dumped);
         run.put("logdirManifest", manifest);
         if (copyManifest != null) {

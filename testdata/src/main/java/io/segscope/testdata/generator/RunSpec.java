@@ -50,7 +50,13 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
          * Only a burst of large batches and offset commits ({@link MidWriteBurst}); partition dirs
          * copied file by file while the broker writes; SIGKILL in the middle of the burst.
          */
-        KILLED
+        KILLED,
+        /**
+         * Three brokers and a controller ({@link ReplicaCluster}, {@link ReplicaRun}): replicas that
+         * lag and diverge, open and hanging transactions; brokers SIGTERMed at the end but one
+         * SIGKILLed part way.
+         */
+        REPLICAS
     }
 
     /** Settings every run shares. */
@@ -125,6 +131,32 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         return new RunSpec("kraft-3.9.1-plain", 0x5E65C09E0391L, Kind.PLAIN, 50, 40, m, List.of(), KAFKA_391);
     }
 
+    /**
+     * Three brokers with real replicas ({@link ReplicaRun}); {@code transaction.partition.verification.enable=false}
+     * lets a transactional batch in without its coordinator (the hanging transaction); the log
+     * cleaner is off so that replicas differ only by what the workload did to them; small
+     * preallocated indexes as in the crashed run (the SIGKILLed broker's active segments keep them).
+     */
+    static RunSpec replicas() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("num.partitions", "1");
+        m.put("offsets.topic.replication.factor", "3");
+        m.put("offsets.topic.num.partitions", "5");
+        m.put("offsets.topic.segment.bytes", "1048576");
+        m.put("transaction.state.log.replication.factor", "3");
+        m.put("transaction.state.log.min.isr", "1");
+        m.put("transaction.state.log.num.partitions", "3");
+        m.put("share.coordinator.state.topic.replication.factor", "3");
+        m.put("share.coordinator.state.topic.min.isr", "1");
+        m.put("share.coordinator.state.topic.num.partitions", "3");
+        m.put("min.insync.replicas", "1");
+        m.put("transaction.partition.verification.enable", "false");
+        m.put("log.cleaner.enable", "false");
+        m.put("log.index.size.max.bytes", "8192");
+        m.put("metadata.log.max.snapshot.interval.ms", "15000");
+        return new RunSpec("kraft-4.4.0-replicas", 0x5E65C09E0005L, Kind.REPLICAS, 5, 0, m, List.of(), PINNED);
+    }
+
     static RunSpec byShortName(String shortName) {
         switch (shortName.trim()) {
             case "plain":
@@ -137,9 +169,11 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
                 return plain391();
             case "killed-mid-write":
                 return killed();
+            case "replicas":
+                return replicas();
             default:
                 throw new IllegalArgumentException("unknown run '" + shortName
-                        + "' (plain, compressed, crashed, killed-mid-write, 3.9.1-plain)");
+                        + "' (plain, compressed, crashed, killed-mid-write, 3.9.1-plain, replicas)");
         }
     }
 }
