@@ -99,10 +99,10 @@ public record PartitionReplicas(String topic, int partition, List<ReplicaState> 
                 }
                 truncateTo = Math.min(Math.min(leaderEnd, own), r.logEndOffset());
                 if (truncateTo < r.logEndOffset()) {
-                    why = "its leader epoch " + e + " ends at offset " + leaderEnd + " on the most advanced replica (broker "
-                            + broker(leader) + ", epoch " + (leaderEpoch == e ? e : leaderEpoch + " then " + le.get(le.size() - 1).epoch())
-                            + "): offsets " + truncateTo + ".." + (r.logEndOffset() - 1) + " are not the same records;"
-                            + " Kafka would truncate this replica to " + truncateTo;
+                    why = "its leader epoch " + e + " ends at offset " + leaderEnd + " on the most advanced replica (" + broker(leader)
+                            + (leaderEpoch == e ? "" : ", which knows epoch " + leaderEpoch + " as the last before it")
+                            + ", leader epochs " + text(le) + "): offsets " + truncateTo + ".." + (r.logEndOffset() - 1)
+                            + " here are not its records; Kafka would truncate this replica to " + truncateTo;
                 }
             }
         }
@@ -138,11 +138,11 @@ public record PartitionReplicas(String topic, int partition, List<ReplicaState> 
         return sb.isEmpty() ? "none" : sb.toString();
     }
 
-    /** The checkpoint's epochs, then those of the batches past its last one (only the offsets below the log end). */
+    /** The checkpoint's epochs starting below the log end (Kafka truncates the others on loading), then those of the batches past its last one. */
     static List<EpochEntry> epochs(ReplicaState r) {
         List<EpochEntry> out = new ArrayList<>();
         for (EpochEntry e : r.epochCheckpoint()) {
-            if (e.startOffset() < r.logEndOffset() || out.isEmpty()) {
+            if (e.startOffset() < r.logEndOffset()) {
                 out.add(new EpochEntry(e.epoch(), e.startOffset(), -1));
             }
         }

@@ -74,9 +74,17 @@ public record ReplicaState(String topic, int partition, String dir, String logDi
         return topic + "-" + partition;
     }
 
-    /** The last leader epoch: the checkpoint's, else the last batch's. */
+    /**
+     * The last leader epoch as Kafka's epoch cache holds it after loading: the checkpoint's entries
+     * that start below the log end offset (it truncates the others), and the last batch's.
+     */
     public int latestEpoch() {
-        int e = epochCheckpoint.isEmpty() ? -1 : epochCheckpoint.get(epochCheckpoint.size() - 1).epoch();
+        int e = -1;
+        for (EpochEntry c : epochCheckpoint) {
+            if (c.startOffset() < logEndOffset) {
+                e = Math.max(e, c.epoch());
+            }
+        }
         return Math.max(e, lastBatchEpoch);
     }
 

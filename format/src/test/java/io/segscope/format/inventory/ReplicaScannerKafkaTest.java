@@ -47,6 +47,9 @@ class ReplicaScannerKafkaTest {
             }
         }
         out.add(Corpus.synthetic().resolve("logdir"));
+        for (Path run : Corpus.replicaRuns()) {
+            out.addAll(Corpus.brokerLogDirs(run));
+        }
         return out;
     }
 
@@ -74,7 +77,8 @@ class ReplicaScannerKafkaTest {
         ReplicaScanner scanner = new ReplicaScanner(ReaderOptions.defaults(), deep);
         ReplicaState s = scanner.scan(p, ctx, null);
         String tp = p.topic() + "-" + p.partition();
-        Path copy = tmp.resolve(logDir.getParent().getFileName() + (deep ? "-deep" : "")).resolve(p.dir().name());
+        Path copy = tmp.resolve(Corpus.testdata().relativize(logDir).toString().replace('/', '_') + (deep ? "-deep" : ""))
+                .resolve(p.dir().name());
         KafkaLoad.copy(Path.of(p.dir().path()), copy);
         long ckLogStart = ctx.offset(OffsetCheckpoint.LOG_START_OFFSET, tp).orElse(0L);
         long rp = ctx.offset(OffsetCheckpoint.RECOVERY_POINT, tp).orElse(0L);
@@ -121,8 +125,10 @@ class ReplicaScannerKafkaTest {
             }
             List<String> kafkaEpochs = new ArrayList<>();
             log.leaderEpochCache().epochEntries().forEach(e -> kafkaEpochs.add(e.epoch() + "@" + e.startOffset()));
-            if (deep && s.logEndOffset() > s.logStartOffset()) {
-                assertThat(s.latestEpoch()).as("latest epoch").isEqualTo(log.leaderEpochCache().latestEpoch().orElse(-1));
+            List<String> ourEpochs = PartitionReplicas.epochs(s).stream().map(e -> e.epoch() + "@" + e.startOffset()).toList();
+            assertThat(ourEpochs).as("leader epochs of " + p.dir().path()).isEqualTo(kafkaEpochs);
+            if (s.logEndOffset() > s.logStartOffset()) {
+                assertThat(s.latestEpoch()).as("latest epoch of " + p.dir().path()).isEqualTo(log.leaderEpochCache().latestEpoch().orElse(-1));
             }
             return null;
         });
