@@ -239,12 +239,14 @@ public final class PartitionsCommand implements Callable<Integer> {
                 c.set(0, Table.cell(c.get(0)));
                 t.add(c.toArray(String[]::new));
                 ReplicaState r = p.replicas().get(i);
+                String label = r.topicPartition() + (r.brokerId().isPresent() ? " (broker " + r.brokerId().getAsInt() + ")"
+                        : p.replicas().size() > 1 ? " (" + r.dir() + ")" : "");
                 for (String n : r.notes()) {
-                    notes.add(r.topicPartition() + (r.brokerId().isPresent() ? " (broker " + r.brokerId().getAsInt() + ")" : "") + ": " + n);
+                    notes.add(label + ": " + n);
                 }
                 Divergence d = p.standing().get(i);
                 if (d.kind().equals(Divergence.BEHIND) || d.kind().equals(Divergence.DIVERGED)) {
-                    notes.add(r.topicPartition() + " (" + where(r) + "): " + d.kind() + ": " + d.reason());
+                    notes.add(label + ": " + d.kind() + ": " + d.reason());
                 }
             }
         }
