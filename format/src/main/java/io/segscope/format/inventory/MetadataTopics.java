@@ -38,6 +38,8 @@ public final class MetadataTopics {
     private final Map<KafkaUuid, String> names = new HashMap<>();
     private final Map<KafkaUuid, Integer> partitions = new HashMap<>();
     private final Map<String, Map<String, String>> configs = new HashMap<>();
+    /** topic id → partition → the last leader recorded (a partition left with none keeps its last), from PartitionRecord and PartitionChangeRecord. */
+    private final Map<KafkaUuid, Map<Integer, Integer>> leaders = new HashMap<>();
     private static final int TOPIC_RESOURCE = 2;
     private long records;
 
@@ -87,11 +89,26 @@ public final class MetadataTopics {
         StructValue v = d.value();
         switch (d.schema().name()) {
             case "TopicRecord" -> names.put((KafkaUuid) v.get("TopicId"), (String) v.get("Name"));
-            case "PartitionRecord" -> partitions.merge((KafkaUuid) v.get("TopicId"), (Integer) v.get("PartitionId") + 1, Math::max);
+            case "PartitionRecord" -> {
+                KafkaUuid id = (KafkaUuid) v.get("TopicId");
+                partitions.merge(id, (Integer) v.get("PartitionId") + 1, Math::max);
+                int leader = ((Number) v.get("Leader")).intValue();
+                if (leader >= 0) {
+                    leaders.computeIfAbsent(id, x -> new HashMap<>()).put((Integer) v.get("PartitionId"), leader);
+                }
+            }
+            case "PartitionChangeRecord" -> {
+                int leader = ((Number) v.get("Leader")).intValue();
+                if (leader >= 0) {   // -2: the leader did not change; -1: none (the last one is kept)
+                    leaders.computeIfAbsent((KafkaUuid) v.get("TopicId"), x -> new HashMap<>())
+                            .put((Integer) v.get("PartitionId"), leader);
+                }
+            }
             case "RemoveTopicRecord" -> {
                 KafkaUuid id = (KafkaUuid) v.get("TopicId");
                 String name = names.remove(id);
                 partitions.remove(id);
+                leaders.remove(id);
                 if (name != null) {
                     configs.remove(name);
                 }
@@ -128,6 +145,19 @@ public final class MetadataTopics {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The last leader of a partition the metadata log recorded (when the last brokers shut down, the
+     * partition is left with none: the one before), if it knows the topic and partition.
+     */
+    public java.util.OptionalInt leader(String topic, int partition) {
+        Optional<Topic> t = topic(topic);
+        if (t.isEmpty()) {
+            return java.util.OptionalInt.empty();
+        }
+        Integer l = leaders.getOrDefault(t.get().id(), Map.of()).get(partition);
+        return l == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(l);
     }
 
     /** The name of the topic with this id, if the metadata log knows it. */

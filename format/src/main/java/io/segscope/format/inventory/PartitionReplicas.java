@@ -17,9 +17,10 @@ import java.util.List;
  * @param replicas every replica, in the order given
  * @param mostAdvanced the index in {@code replicas} of the most advanced
  * @param standing per replica, how it stands against the most advanced
+ * @param metadataLeader the last leader the KRaft metadata log given recorded, if known
  */
 public record PartitionReplicas(String topic, int partition, List<ReplicaState> replicas, int mostAdvanced,
-                                List<Divergence> standing) {
+                                List<Divergence> standing, java.util.OptionalInt metadataLeader) {
 
     public ReplicaState leader() {
         return replicas.get(mostAdvanced);
@@ -32,12 +33,23 @@ public record PartitionReplicas(String topic, int partition, List<ReplicaState> 
 
     /** Groups the replicas of one partition and compares them. */
     public static PartitionReplicas of(List<ReplicaState> replicas) {
+        return of(replicas, java.util.OptionalInt.empty());
+    }
+
+    /**
+     * Groups the replicas of one partition and compares them; of replicas equally advanced, the
+     * metadata log's leader is taken (then the first given).
+     */
+    public static PartitionReplicas of(List<ReplicaState> replicas, java.util.OptionalInt metadataLeader) {
         int best = 0;
         for (int i = 1; i < replicas.size(); i++) {
             ReplicaState a = replicas.get(i);
             ReplicaState b = replicas.get(best);
+            boolean aLeads = metadataLeader.isPresent() && a.brokerId().isPresent()
+                    && a.brokerId().getAsInt() == metadataLeader.getAsInt();
             if (a.latestEpoch() > b.latestEpoch()
-                    || a.latestEpoch() == b.latestEpoch() && a.logEndOffset() > b.logEndOffset()) {
+                    || a.latestEpoch() == b.latestEpoch() && a.logEndOffset() > b.logEndOffset()
+                    || a.latestEpoch() == b.latestEpoch() && a.logEndOffset() == b.logEndOffset() && aLeads) {
                 best = i;
             }
         }
@@ -48,13 +60,16 @@ public record PartitionReplicas(String topic, int partition, List<ReplicaState> 
             if (i == best) {
                 standing.add(new Divergence(Divergence.MOST_ADVANCED, leader.logEndOffset(), 0,
                         replicas.size() == 1 ? "the only replica given"
-                                : "the highest last leader epoch (" + leader.latestEpoch() + "), then the highest log end offset"));
+                                : "the highest last leader epoch (" + leader.latestEpoch() + "), then the highest log end offset"
+                                + (metadataLeader.isPresent() ? ", then the last leader in the metadata log (broker "
+                                + metadataLeader.getAsInt() + ")" : "")));
                 continue;
             }
             standing.add(compare(replicas.get(i), leader, le));
         }
         ReplicaState first = replicas.get(0);
-        return new PartitionReplicas(first.topic(), first.partition(), List.copyOf(replicas), best, List.copyOf(standing));
+        return new PartitionReplicas(first.topic(), first.partition(), List.copyOf(replicas), best, List.copyOf(standing),
+                metadataLeader);
     }
 
     private static Divergence compare(ReplicaState r, ReplicaState leader, List<EpochEntry> le) {

@@ -89,23 +89,21 @@ final class InventorySource implements AutoCloseable {
             seen.add(e.path());
             dirs.add(new Dir(PartitionDir.of(e), LogDirContext.NONE));
         }
-        // the KRaft metadata log: topic ids, names and configs
-        List<LogFile> meta = new ArrayList<>();
-        String metaDir = null;
+        // the KRaft metadata log: topic ids, names, configs and leaders; of several brokers' copies,
+        // the one holding the most records (a broker that stopped early has an older view)
+        Map<String, List<LogFile>> metaDirs = new LinkedHashMap<>();
         for (LogFile f : inputs.files()) {
             if (f.isMetadataLog() && (f.kind() == FileKind.LOG || f.kind() == FileKind.KRAFT_SNAPSHOT)) {
                 String parent = f.file().parent() == null ? "" : f.file().parent().path();
-                if (metaDir == null) {
-                    metaDir = parent;
-                }
-                if (parent.equals(metaDir)) {
-                    meta.add(f);
-                }
+                metaDirs.computeIfAbsent(parent, k -> new ArrayList<>()).add(f);
             }
         }
-        if (!meta.isEmpty()) {
+        for (List<LogFile> meta : metaDirs.values()) {
             try {
-                metadata = MetadataTopics.replay(meta);
+                MetadataTopics m = MetadataTopics.replay(meta);
+                if (metadata == null || m.records() > metadata.records()) {
+                    metadata = m;
+                }
             } catch (FormatException e) {
                 err.print(command + ": the metadata log could not be read: " + e.getMessage() + "\n");
             }
@@ -155,7 +153,9 @@ final class InventorySource implements AutoCloseable {
         }
         List<PartitionReplicas> out = new ArrayList<>();
         for (List<ReplicaState> rs : byPartition.values()) {
-            out.add(PartitionReplicas.of(rs));
+            ReplicaState first = rs.get(0);
+            out.add(PartitionReplicas.of(rs, metadata == null ? java.util.OptionalInt.empty()
+                    : metadata.leader(first.topic(), first.partition())));
         }
         return out;
     }

@@ -355,6 +355,11 @@ public final class PartitionsCommand implements Callable<Integer> {
         g.writeNumberField("records", d.records());
         g.writeStringField("reason", d.reason());
         g.writeNumberField("replicas", p.replicas().size());
+        if (p.metadataLeader().isPresent()) {
+            g.writeNumberField("metadataLeader", p.metadataLeader().getAsInt());
+        } else {
+            g.writeNullField("metadataLeader");
+        }
         g.writeEndObject();
         g.writeArrayFieldStart("notes");
         for (String n : r.notes()) {

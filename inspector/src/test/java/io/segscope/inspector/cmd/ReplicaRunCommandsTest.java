@@ -68,6 +68,8 @@ class ReplicaRunCommandsTest {
             Map<String, Object> row = ROWS.get(p.get("leader").asInt() + "/" + tp);
             assertThat(row).as(tp).isNotNull();
             JsonNode lo = p.get("listOffsets");
+            assertThat(((Map<?, ?>) row.get("replica")).get("standing")).as(tp + ": the leader's replica is the most advanced")
+                    .isEqualTo("most-advanced");
             assertThat(num(row.get("logStartOffset"))).as(tp + " earliest").isEqualTo(lo.get("earliest").get("offset").asLong());
             assertThat(num(row.get("logStartOffset"))).as(tp + " earliest-local").isEqualTo(lo.get("earliestLocal").get("offset").asLong());
             assertThat(num(row.get("highWatermark"))).as(tp + " latest").isEqualTo(lo.get("latest").get("offset").asLong());
