@@ -4,6 +4,12 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.compact.Compactor;
 import io.segscope.format.error.FormatException;
+import io.segscope.format.inventory.LogDirContext;
+import io.segscope.format.inventory.ReplicaScanner;
+import io.segscope.format.inventory.ReplicaState;
+import io.segscope.format.logdir.FileEntry;
+import io.segscope.format.logdir.PartitionDir;
+import io.segscope.format.record.ReaderOptions;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.replay.AsOf;
 import io.segscope.format.replay.OffsetsReplay;
@@ -19,9 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The engines on the fuzzer's bytes as a {@code __consumer_offsets} segment (format/FUZZING.md):
- * the offsets replay (one thread and three, which must agree) and the compaction's dry run. The
- * outcome: a result (damage is reported in it, as the engines report it) or a
- * {@link FormatException}; anything else is a finding.
+ * the offsets replay (one thread and three, which must agree), the compaction's dry run and the
+ * replica inventory. The outcome: a result (damage is reported in it, as the engines report it)
+ * or a {@link FormatException}; anything else is a finding. The inventory never throws: whatever
+ * it cannot read is among the replica's problems.
  */
 class EngineFuzzTest {
     private static final String DIR = "__consumer_offsets-0";
@@ -72,6 +79,30 @@ class EngineFuzzTest {
             Compactor.dryRun(dir, CompactSettings.defaults(1_800_000_000_000L));
         } catch (FormatException expected) {
             // a partition the compactor refuses, saying why
+        }
+    }
+
+    @FuzzTest(maxDuration = "30s")
+    void inventory(byte[] bytes) {
+        Path dir = partitionWith(bytes);
+        PartitionDir p = PartitionDir.of(FileEntry.of(dir));
+        // a partition dir on its own, and one of a log dir that did not shut down cleanly (recovery: CRCs read)
+        LogDirContext unclean = new LogDirContext(dir.getParent().toString(), java.util.Optional.empty(), Boolean.FALSE,
+                java.util.Map.of(), List.of());
+        for (LogDirContext ctx : List.of(LogDirContext.NONE, unclean)) {
+            for (boolean deep : new boolean[] {false, true}) {
+                ReplicaScanner scanner = new ReplicaScanner(ReaderOptions.defaults(), deep);
+                ReplicaState s = scanner.scan(p, ctx, null);
+                assertThat(s.logEndOffset()).isGreaterThanOrEqualTo(0);
+                assertThat(s.lastStableOffset()).isLessThanOrEqualTo(s.logEndOffset());
+                for (long t : new long[] {0, s.firstTimestamp() + 1, s.maxTimestamp()}) {
+                    if (t >= 0) {
+                        long[] found = scanner.searchTimestamp(p, t, s.logStartOffset());
+                        assertThat(found == null || found[1] >= t).isTrue();
+                    }
+                }
+                scanner.timestampAt(p, Math.max(0, s.logEndOffset() - 1));
+            }
         }
     }
 }
