@@ -50,7 +50,7 @@ class JsonlSchemaTest {
         assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
                 "history-event", "lag-offset", "locate-group", "offsets-offset", "partitions-replica", "salvage-partition",
-                "transactions-transaction", "verify-finding");
+                "transactions-list", "transactions-transaction", "verify-finding");
     }
 
     private static Run run(String... command) {
@@ -159,6 +159,7 @@ class JsonlSchemaTest {
                         new String[]{"partitions-replica", "partitions", "--format", "jsonl", "--deep", logDir},
                         new String[]{"lag-offset", "lag", "--format", "jsonl", logDir},
                         new String[]{"transactions-transaction", "transactions", "--format", "jsonl", logDir},
+                        new String[]{"transactions-list", "transactions", "--list", "--format", "jsonl", logDir},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--log-dir", logDir, "simple,comma,group", "g"},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--topic", "__transaction_state",
                             "--log-dir", logDir, "txn-producer-ü-1"},

@@ -35,12 +35,13 @@ import java.util.concurrent.TimeUnit;
         exitCodeList = {"0:no hanging transaction", "1:hanging transactions (or damage: stderr)",
             "2:usage error", "3:I/O error"})
 public final class TransactionsCommand implements Callable<Integer> {
-    enum Format { table, jsonl }
+    enum Format { table, jsonl, kafka }
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
     List<Path> paths;
 
-    @Option(names = "--format", defaultValue = "table", description = "table (default) or jsonl.")
+    @Option(names = "--format", defaultValue = "table",
+            description = "table (default), jsonl, or kafka: the hanging transactions as kafka-transactions.sh find-hanging prints them.")
     Format format;
 
     @Option(names = "--max-transaction-timeout", paramLabel = "MINUTES", defaultValue = "15",
@@ -54,6 +55,12 @@ public final class TransactionsCommand implements Callable<Integer> {
 
     @Option(names = "--hanging", description = "Only the hanging transactions.")
     boolean onlyHanging;
+
+    @Option(names = "--list",
+            description = "Instead, every transactional id the coordinators had in __transaction_state, as kafka-transactions.sh list prints them"
+                    + " (TransactionalId, Coordinator: the last leader of its __transaction_state partition in the metadata log, -1 unknown,"
+                    + " ProducerId, TransactionState); jsonl adds the epoch, timeout, start time, partitions and the record.")
+    boolean list;
 
     @CommandLine.Mixin
     OptionValues.ReadOptions read;
@@ -74,8 +81,11 @@ public final class TransactionsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--max-transaction-timeout must be 0 or more, not " + maxTimeoutMinutes);
         }
         try (InventorySource source = InventorySource.open("transactions", paths, err)) {
-            List<PartitionReplicas> parts = source.scan(false, read.readerOptions(), t -> true);
             TransactionCoordinatorState coord = source.transactionState(read.readerOptions());
+            if (list) {
+                return list(out, err, source, coord);
+            }
+            List<PartitionReplicas> parts = source.scan(false, read.readerOptions(), t -> true);
             long end = now != null ? now : endOfData(parts, coord);
             long maxTimeoutMs = TimeUnit.MINUTES.toMillis(maxTimeoutMinutes);
             Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
@@ -112,7 +122,19 @@ public final class TransactionsCommand implements Callable<Integer> {
                     }
                 }
             }
-            if (format == Format.jsonl) {
+            if (format == Format.kafka) {
+                List<List<String>> hanging = new ArrayList<>();
+                for (Row row : rows) {
+                    if (row.hanging()) {
+                        OpenTransaction o = row.txn();
+                        hanging.add(List.of(row.replica().topic(), Integer.toString(row.replica().partition()),
+                                Long.toString(o.producerId()), Short.toString(o.producerEpoch()), Integer.toString(o.coordinatorEpoch()),
+                                Long.toString(o.firstOffset()), Long.toString(o.lastTimestamp()), minutes(row.idleMs())));
+                    }
+                }
+                out.print(toolTable(List.of("Topic", "Partition", "ProducerId", "ProducerEpoch", "CoordinatorEpoch", "StartOffset",
+                        "LastTimestamp", "Duration(min)"), hanging));
+            } else if (format == Format.jsonl) {
                 JsonGenerator g = new JsonFactory().createGenerator(out);
                 g.setRootValueSeparator(null);
                 for (Row row : rows) {
@@ -148,6 +170,75 @@ public final class TransactionsCommand implements Callable<Integer> {
             }
             return rows.stream().anyMatch(Row::hanging) ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
         }
+    }
+
+    /** kafka-transactions.sh list, from the files. */
+    private int list(PrintWriter out, PrintWriter err, InventorySource source, TransactionCoordinatorState coord) throws IOException {
+        if (!coord.known()) {
+            err.print("transactions: no __transaction_state partition among the PATHs: no transactional id to list\n");
+            return source.ioError() ? Segscope.EXIT_IO : Segscope.EXIT_OK;
+        }
+        JsonGenerator g = null;
+        if (format == Format.jsonl) {
+            g = new JsonFactory().createGenerator(out);
+            g.setRootValueSeparator(null);
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (TransactionCoordinatorState.Txn t : coord.all()) {
+            int coordinator = source.metadata() == null ? -1
+                    : source.metadata().leader("__transaction_state", t.coordinatorPartition()).orElse(-1);
+            if (g != null) {
+                g.writeStartObject();
+                g.writeStringField("transactionalId", t.transactionalId());
+                g.writeNumberField("coordinator", coordinator);
+                g.writeNumberField("coordinatorPartition", t.coordinatorPartition());
+                g.writeNumberField("producerId", t.producerId());
+                g.writeNumberField("producerEpoch", t.producerEpoch());
+                g.writeStringField("state", t.state());
+                g.writeNumberField("timeoutMs", t.timeoutMs());
+                PartitionsCommand.writeTime(g, "startTimestamp", t.startTimestamp());
+                PartitionsCommand.writeTime(g, "lastUpdateTimestamp", t.lastUpdateTimestamp());
+                g.writeArrayFieldStart("partitions");
+                for (String tp : t.partitions()) {
+                    g.writeString(tp);
+                }
+                g.writeEndArray();
+                g.writeStringField("record", "__transaction_state-" + t.coordinatorPartition() + "@" + t.offset());
+                g.writeEndObject();
+                g.flush();
+                out.print('\n');
+            } else {
+                rows.add(List.of(t.transactionalId(), Integer.toString(coordinator), Long.toString(t.producerId()), t.state()));
+            }
+        }
+        if (g == null) {
+            out.print(toolTable(List.of("TransactionalId", "Coordinator", "ProducerId", "TransactionState"), rows));
+        }
+        out.flush();
+        return source.ioError() ? Segscope.EXIT_IO : Segscope.EXIT_OK;
+    }
+
+    /** Kafka's {@code ToolsUtils.prettyPrintTable}: each cell left-aligned to its column's width, then a tab. */
+    static String toolTable(List<String> headers, List<List<String>> rows) {
+        int[] w = new int[headers.size()];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = headers.get(i).length();
+            for (List<String> r : rows) {
+                w[i] = Math.max(w[i], r.get(i).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        List<List<String>> all = new ArrayList<>();
+        all.add(headers);
+        all.addAll(rows);
+        for (List<String> r : all) {
+            for (int i = 0; i < w.length; i++) {
+                sb.append(r.get(i));
+                sb.append(" ".repeat(w[i] - r.get(i).length())).append('\t');
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
     }
 
     private static String minutes(long ms) {

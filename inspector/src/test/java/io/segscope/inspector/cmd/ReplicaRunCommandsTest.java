@@ -205,6 +205,12 @@ class ReplicaRunCommandsTest {
                 }
             }
             assertThat(ours).as("--max-transaction-timeout " + timeout).isEqualTo(kafka);
+            // and in find-hanging's own text
+            String text = cmd("transactions", "--format", "kafka", "--now", Long.toString(now), "--max-transaction-timeout", timeout).out();
+            for (String broker : List.of("1", "2")) {
+                assertThat(text).isEqualTo(Files.readString(run.resolve("tools").resolve("transactions-find-hanging-broker-" + broker
+                        + (timeout.equals("0") ? "-max-timeout-0" : "") + ".txt")));
+            }
             // the open transaction of the coordinator's Ongoing transactional id is open, not hanging
             assertThat(rows).filteredOn(m -> m.get("coordinator") != null
                             && "ledger-open \"txn\" 日本".equals(((Map<?, ?>) m.get("coordinator")).get("transactionalId")))
@@ -228,5 +234,34 @@ class ReplicaRunCommandsTest {
             assertThat(num(s.get("offset"))).isEqualTo(num(ROWS.get("3/" + tp).get("logEndOffset")));
         }
         assertThat(ROWS.get("3/orders-zstd-0").get("cleanShutdown")).isEqualTo(false);
+    }
+
+    /** {@code transactions --list} prints what kafka-transactions.sh list printed; its jsonl holds what describeTransactions said. */
+    @Test
+    void listEqualsKafkaTransactionsList() throws IOException {
+        Run r = cmd("transactions", "--list");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(Files.readString(run.resolve("tools/transactions-list.txt")));
+        Map<String, Map<String, Object>> ours = new HashMap<>();
+        for (Map<String, Object> m : JsonLines.parse(cmd("transactions", "--list", "--format", "jsonl").out())) {
+            ours.put((String) m.get("transactionalId"), m);
+        }
+        assertThat(ours).hasSize(admin.get("transactions").size());
+        for (JsonNode t : admin.get("transactions")) {
+            JsonNode d = t.get("describeTransactions");
+            Map<String, Object> m = ours.get(t.get("transactionalId").asText());
+            assertThat(m).isNotNull();
+            assertThat(m.get("state")).isEqualTo(d.get("state").asText());
+            assertThat(num(m.get("producerId"))).isEqualTo(d.get("producerId").asLong());
+            assertThat(num(m.get("producerEpoch"))).isEqualTo(d.get("producerEpoch").asLong());
+            assertThat(num(m.get("timeoutMs"))).isEqualTo(d.get("transactionTimeoutMs").asLong());
+            assertThat(num(m.get("coordinator"))).isEqualTo(d.get("coordinatorId").asLong());
+            Set<String> parts = new TreeSet<>();
+            d.get("topicPartitions").forEach(x -> parts.add(x.asText()));
+            assertThat(new TreeSet<>((List<?>) m.get("partitions"))).isEqualTo(parts);
+            if (d.get("transactionStartTimeMs").asLong() >= 0 && d.get("state").asText().equals("Ongoing")) {
+                assertThat(num(m.get("startTimestamp"))).isEqualTo(d.get("transactionStartTimeMs").asLong());
+            }
+        }
     }
 }
