@@ -158,12 +158,41 @@ public final class GroupsCommand implements Callable<Integer> {
 
     /**
      * A member's assignment as {@code topic:0,1 topic2:3} (topic names hold no space or comma: not
-     * quoted): a classic member's decoded consumer
-     * protocol assignment, a consumer or share member's current assignment (topic ids), a streams
-     * member's active tasks; null when there is none or it does not parse.
+     * quoted), from {@link #assignedPartitions}; null when there is none or it does not parse.
+     */
+    static String assignment(ReplayedGroup g, Member m) {
+        List<Assigned> assigned = assignedPartitions(m);
+        if (assigned == null) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        for (Assigned a : assigned) {
+            StringBuilder sb = new StringBuilder(a.name()).append(':');
+            int i = 0;
+            for (Object n : a.partitions()) {
+                sb.append(i++ == 0 ? "" : ",").append(n);
+            }
+            parts.add(sb.toString());
+        }
+        return String.join(" ", parts);
+    }
+
+    /**
+     * One topic (or streams subtopology) of a member's assignment.
+     *
+     * @param name the topic name, subtopology id, or topic id as text (consumer groups assign by id)
+     * @param topicId the topic id when the assignment names the topic by id, else null
+     */
+    record Assigned(String name, Object topicId, List<Object> partitions) {
+    }
+
+    /**
+     * A member's assignment: a classic member's decoded consumer protocol assignment, a consumer or
+     * share member's current assignment, a streams member's active tasks; null when there is none or
+     * it does not parse.
      */
     @SuppressWarnings("unchecked")
-    static String assignment(ReplayedGroup g, Member m) {
+    static List<Assigned> assignedPartitions(Member m) {
         StructValue s = null;
         if (m.assignment() instanceof EmbeddedProtocol p) {
             s = p.struct();
@@ -178,22 +207,17 @@ public final class GroupsCommand implements Callable<Integer> {
         if (field == null) {
             return null;
         }
-        List<String> parts = new ArrayList<>();
+        List<Assigned> out = new ArrayList<>();
         for (Object o : (List<Object>) s.get(field)) {
             StructValue tp = (StructValue) o;
+            Object id = tp.schema().indexOf("TopicId") >= 0 ? tp.get("TopicId") : null;
             String name = tp.schema().indexOf("Topic") >= 0 ? tp.getString("Topic")
                     : tp.schema().indexOf("SubtopologyId") >= 0 ? tp.getString("SubtopologyId")
-                    : tp.schema().indexOf("TopicId") >= 0 ? String.valueOf(tp.get("TopicId")) : "?";
-            String listField = tp.schema().indexOf("Partitions") >= 0 ? "Partitions" : "Partitions";
-            Object list = tp.schema().indexOf(listField) >= 0 ? tp.get(listField) : List.of();
-            StringBuilder sb = new StringBuilder(name).append(':');
-            int i = 0;
-            for (Object n : (List<Object>) list) {
-                sb.append(i++ == 0 ? "" : ",").append(n);
-            }
-            parts.add(sb.toString());
+                    : id != null ? String.valueOf(id) : "?";
+            Object list = tp.schema().indexOf("Partitions") >= 0 ? tp.get("Partitions") : List.of();
+            out.add(new Assigned(name, tp.schema().indexOf("Topic") >= 0 ? null : id, (List<Object>) list));
         }
-        return String.join(" ", parts);
+        return out;
     }
 
     private void writeJson(JsonGenerator json, ReplayedGroup g, long[] c, int pend, int partition) throws IOException {

@@ -8,6 +8,7 @@ import io.segscope.format.inventory.ReplicaState;
 import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.replay.AsOf;
 import io.segscope.format.replay.CommittedOffset;
+import io.segscope.format.replay.ReplayedGroup;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.output.Times;
 import picocli.CommandLine;
@@ -39,12 +40,14 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:success", "1:Kafka's load of a __consumer_offsets partition would fail (problems on stderr)",
             "2:usage error", "3:I/O error"})
 public final class LagCommand implements Callable<Integer> {
-    enum Format { table, jsonl, csv }
+    enum Format { table, jsonl, csv, kafka }
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
     List<Path> paths;
 
-    @Option(names = "--format", defaultValue = "table", description = "table (default), jsonl or csv.")
+    @Option(names = "--format", defaultValue = "table",
+            description = "table (default), jsonl, csv, or kafka: the text of kafka-consumer-groups.sh --describe --all-groups (its"
+                    + " notes on stderr), each member's assigned partitions with its ids and the committed ones no member has.")
     Format format;
 
     @Option(names = "--topic", paramLabel = "TOPIC", description = "Only this topic. Repeatable.")
@@ -58,6 +61,11 @@ public final class LagCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    private final Map<String, ReplayedGroup> groups = new java.util.TreeMap<>();
+    private io.segscope.format.inventory.MetadataTopics metadata;
+    /** "topic-partition" → {log end, high watermark} of the partitions found. */
+    private final Map<String, long[]> endsByPartition = new HashMap<>();
 
     /** One (group, topic, partition). */
     record Row(CommittedOffset committed, ReplicaState data, long logEnd, long highWatermark, long lastConsumedTimestamp,
@@ -92,6 +100,8 @@ public final class LagCommand implements Callable<Integer> {
         boolean problems = false;
         boolean ioError;
         List<Row> rows = new ArrayList<>();
+        groups.clear();
+        metadata = null;
         try (OffsetsSource offsets = OffsetsSource.open("lag", paths, err);
              InventorySource inventory = InventorySource.open("lag", paths, new PrintWriter(java.io.Writer.nullWriter()))) {
             List<CommittedOffset> committed = new ArrayList<>();
@@ -103,16 +113,26 @@ public final class LagCommand implements Callable<Integer> {
                         committed.add(o);
                     }
                 }
+                for (ReplayedGroup g : r.result().groups().values()) {
+                    if (sel.group(g.groupId())) {
+                        groups.put(g.groupId(), g);
+                    }
+                }
             }
+            metadata = inventory.metadata();
             if (offsets.parts().isEmpty()) {
                 err.print("lag: no __consumer_offsets partition among the PATHs: no committed offset to compare\n");
             }
             java.util.Set<String> wanted = new java.util.HashSet<>();
             committed.forEach(o -> wanted.add(o.topic()));
+            if (format == Format.kafka) {
+                wanted.clear();   // members' assigned partitions too
+            }
             Map<String, PartitionReplicas> data = new HashMap<>();
-            for (PartitionReplicas p : inventory.scan(false, read.readerOptions(), wanted::contains)) {
+            for (PartitionReplicas p : inventory.scan(false, read.readerOptions(), t -> wanted.isEmpty() || wanted.contains(t))) {
                 data.put(p.topic() + "-" + p.partition(), p);
             }
+            endsByPartition.clear();
             ReplicaScanner scanner = new ReplicaScanner(read.readerOptions(), false);
             Map<String, long[]> ends = new HashMap<>();
             for (CommittedOffset o : committed) {
@@ -124,15 +144,26 @@ public final class LagCommand implements Callable<Integer> {
                 ReplicaState r = p.leader();
                 PartitionDir dir = inventory.dirOf(r);
                 long[] end = ends.computeIfAbsent(r.topicPartition(), k -> endAsOf(scanner, dir, r, asOf.timeMs()));
+                endsByPartition.put(r.topicPartition(), end);
                 long lastConsumed = o.offset() > r.logStartOffset() && o.offset() - 1 < end[0] && dir != null
                         ? scanner.timestampAt(dir, o.offset() - 1) : -1;
                 rows.add(new Row(o, r, end[0], end[1], lastConsumed, end[2]));
+            }
+            if (format == Format.kafka) {
+                for (PartitionReplicas p : data.values()) {
+                    ReplicaState r = p.leader();
+                    endsByPartition.computeIfAbsent(r.topicPartition(), k -> endAsOf(scanner, inventory.dirOf(r), r, asOf.timeMs()));
+                }
             }
             ioError = offsets.ioError() || inventory.ioError();
         }
         rows.sort(Comparator.comparing((Row r) -> r.committed().group()).thenComparing(r -> r.committed().topic())
                 .thenComparingInt(r -> r.committed().partition()));
-        write(out, rows);
+        if (format == Format.kafka) {
+            kafka(out, err, rows);
+        } else {
+            write(out, rows);
+        }
         out.flush();
         if (rows.isEmpty()) {
             err.print("lag: no committed offset" + (replay.asOfTime != null ? " as of " + Times.iso(replay.asOfTime) : "")
@@ -222,6 +253,110 @@ public final class LagCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /**
+     * kafka-consumer-groups.sh --describe --all-groups ({@code ConsumerGroupService.printOffsets}):
+     * the consumer groups (classic with the consumer protocol or none, and consumer groups) by id;
+     * per group its members with assignments (the most partitions first), each assigned partition
+     * by topic and partition with the member's ids, then the committed partitions no member has;
+     * the columns as wide as their longest cell (at least 15).
+     */
+    private void kafka(PrintWriter out, PrintWriter err, List<Row> rows) {
+        Map<String, Map<String, Long>> committedByGroup = new java.util.TreeMap<>();
+        for (Row r : rows) {
+            committedByGroup.computeIfAbsent(r.committed().group(), k -> new java.util.TreeMap<>())
+                    .put(r.committed().topic() + "\u0000" + r.committed().partition(), r.committed().offset());
+        }
+        java.util.Set<String> ids = new java.util.TreeSet<>(groups.keySet());
+        ids.addAll(committedByGroup.keySet());
+        StringBuilder sb = new StringBuilder();
+        for (String id : ids) {
+            ReplayedGroup g = groups.get(id);
+            if (g != null && !(g.type() == io.segscope.format.replay.GroupType.CONSUMER || g.type() == io.segscope.format.replay.GroupType.CLASSIC
+                    && (g.protocolType() == null || g.protocolType().isEmpty() || "consumer".equals(g.protocolType())))) {
+                continue;   // share, streams and other protocols are not consumer groups
+            }
+            Map<String, Long> committed = committedByGroup.getOrDefault(id, Map.of());
+            List<String[]> lines = new ArrayList<>();
+            java.util.Set<String> assigned = new java.util.HashSet<>();
+            if (g != null) {
+                List<io.segscope.format.replay.Member> members = new ArrayList<>(g.members().values());
+                Map<io.segscope.format.replay.Member, List<String[]>> parts = new HashMap<>();
+                for (io.segscope.format.replay.Member m : members) {
+                    List<String[]> tps = new ArrayList<>();
+                    List<GroupsCommand.Assigned> as = GroupsCommand.assignedPartitions(m);
+                    if (as != null) {
+                        for (GroupsCommand.Assigned a : as) {
+                            String topic = a.topicId() instanceof io.segscope.format.io.KafkaUuid u && metadata != null
+                                    ? metadata.name(u).orElse(a.name()) : a.name();
+                            for (Object n : a.partitions()) {
+                                tps.add(new String[] {topic, String.valueOf(n)});
+                            }
+                        }
+                    }
+                    tps.sort(Comparator.comparing((String[] x) -> x[0]).thenComparingInt(x -> Integer.parseInt(x[1])));
+                    parts.put(m, tps);
+                }
+                members.removeIf(m -> parts.get(m).isEmpty());
+                members.sort(Comparator.comparingInt((io.segscope.format.replay.Member m) -> parts.get(m).size()).reversed());
+                for (io.segscope.format.replay.Member m : members) {
+                    for (String[] tp : parts.get(m)) {
+                        String key = tp[0] + "\u0000" + tp[1];
+                        assigned.add(key);
+                        lines.add(kafkaRow(id, tp[0], Integer.parseInt(tp[1]), committed.get(key), m.memberId(), m.host(), m.clientId()));
+                    }
+                }
+            }
+            List<String> rest = new ArrayList<>(committed.keySet());
+            rest.removeIf(assigned::contains);
+            rest.sort(Comparator.comparing((String k) -> k.substring(0, k.indexOf('\u0000')))
+                    .thenComparingInt(k -> Integer.parseInt(k.substring(k.indexOf('\u0000') + 1))));
+            for (String k : rest) {
+                int i = k.indexOf('\u0000');
+                lines.add(kafkaRow(id, k.substring(0, i), Integer.parseInt(k.substring(i + 1)), committed.get(k), "-", "-", "-"));
+            }
+            String state = g == null ? "Empty" : g.state();
+            switch (state) {
+                case "Empty" -> err.print("\nConsumer group '" + id + "' has no active members.\n");
+                case "Dead" -> {
+                    err.print("\nError: Consumer group '" + id + "' does not exist.\n");
+                    continue;
+                }
+                case "Stable" -> {
+                }
+                default -> err.print("\nWarning: Consumer group '" + id + "' is rebalancing.\n");
+            }
+            if (lines.isEmpty()) {
+                continue;
+            }
+            int gw = 15;
+            int tw = 15;
+            int cw = 15;
+            int hw = 15;
+            for (String[] l : lines) {
+                gw = Math.max(gw, l[0].length());
+                tw = Math.max(tw, l[1].length());
+                cw = Math.max(cw, l[6].length());
+                hw = Math.max(hw, l[7].length());
+            }
+            String f = "\n%-" + gw + "s %-" + tw + "s %-10s %-15s %-15s %-15s %-" + cw + "s %-" + hw + "s %s";
+            sb.append(String.format(java.util.Locale.ROOT, f, "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
+                    "CONSUMER-ID", "HOST", "CLIENT-ID"));
+            for (String[] l : lines) {
+                sb.append(String.format(java.util.Locale.ROOT, f, (Object[]) l));
+            }
+            sb.append('\n');
+        }
+        out.print(sb);
+    }
+
+    private String[] kafkaRow(String group, String topic, int partition, Long committed, String member, String host, String client) {
+        long[] end = endsByPartition.get(topic + "-" + partition);
+        String logEnd = end == null ? "-" : Long.toString(end[1]);
+        String lag = end == null || committed == null ? "-" : Long.toString(end[1] - committed);
+        return new String[] {group, topic, Integer.toString(partition), committed == null ? "-" : committed.toString(), logEnd, lag,
+            member == null ? "-" : member, host == null ? "-" : host, client == null ? "-" : client};
     }
 
     private static List<String> cells(Row r, boolean table) {

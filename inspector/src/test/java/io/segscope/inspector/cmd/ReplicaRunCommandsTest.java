@@ -264,4 +264,15 @@ class ReplicaRunCommandsTest {
             }
         }
     }
+
+    /** {@code lag --format kafka} prints what kafka-consumer-groups.sh --describe --all-groups printed, and its notes. */
+    @Test
+    void lagInKafkasTextEqualsConsumerGroupsDescribe() throws IOException {
+        Run r = cmd("lag", "--format", "kafka");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo(Files.readString(run.resolve("tools/consumer-groups-describe-all-groups.txt")));
+        for (String line : Files.readAllLines(run.resolve("tools/consumer-groups-describe-all-groups.err"))) {
+            assertThat(r.err()).contains(line);
+        }
+    }
 }
