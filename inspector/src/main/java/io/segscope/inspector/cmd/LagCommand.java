@@ -62,13 +62,37 @@ public final class LagCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private final Map<String, ReplayedGroup> groups = new java.util.TreeMap<>();
+    /** What kafka-consumer-groups.sh shows of a group: kept per group, not the replay holding it. */
+    private record KafkaGroup(boolean consumer, String state, List<KafkaMember> members) {
+        static KafkaGroup of(ReplayedGroup g) {
+            boolean consumer = g.type() == io.segscope.format.replay.GroupType.CONSUMER
+                    || g.type() == io.segscope.format.replay.GroupType.CLASSIC
+                    && (g.protocolType() == null || g.protocolType().isEmpty() || "consumer".equals(g.protocolType()));
+            List<KafkaMember> members = new ArrayList<>();
+            if (consumer) {
+                for (io.segscope.format.replay.Member m : g.members().values()) {
+                    List<GroupsCommand.Assigned> as = GroupsCommand.assignedPartitions(m);
+                    members.add(new KafkaMember(m.memberId(), m.host(), m.clientId(), as == null ? List.of() : as));
+                }
+            }
+            return new KafkaGroup(consumer, g.state(), List.copyOf(members));
+        }
+    }
+
+    private record KafkaMember(String memberId, String host, String clientId, List<GroupsCommand.Assigned> assigned) {
+    }
+
+    private final Map<String, KafkaGroup> groups = new java.util.TreeMap<>();
     private io.segscope.format.inventory.MetadataTopics metadata;
     /** "topic-partition" → {log end, high watermark} of the partitions found. */
     private final Map<String, long[]> endsByPartition = new HashMap<>();
 
+    /** A committed offset, without its metadata (which can be kilobytes per row). */
+    record Commit(String group, String topic, int partition, long offset, long commitTimestamp) {
+    }
+
     /** One (group, topic, partition). */
-    record Row(CommittedOffset committed, ReplicaState data, long logEnd, long highWatermark, long lastConsumedTimestamp,
+    record Row(Commit committed, ReplicaState data, long logEnd, long highWatermark, long lastConsumedTimestamp,
                long newestTimestamp) {
         boolean known() {
             return data != null;
@@ -104,18 +128,22 @@ public final class LagCommand implements Callable<Integer> {
         metadata = null;
         try (OffsetsSource offsets = OffsetsSource.open("lag", paths, err);
              InventorySource inventory = InventorySource.open("lag", paths, new PrintWriter(java.io.Writer.nullWriter()))) {
-            List<CommittedOffset> committed = new ArrayList<>();
+            List<Commit> committed = new ArrayList<>();
+            Map<String, String> strings = new HashMap<>();   // one instance per group id and topic
             for (OffsetsSource.Part part : offsets.parts()) {
                 OffsetsSource.Replayed r = offsets.replay(part, asOf);
                 problems |= offsets.reportProblems(List.of(r), err);
                 for (CommittedOffset o : r.result().offsets()) {
                     if (sel.group(o.group()) && sel.topic(o.topic())) {
-                        committed.add(o);
+                        committed.add(new Commit(strings.computeIfAbsent(o.group(), x -> x), strings.computeIfAbsent(o.topic(), x -> x),
+                                o.partition(), o.offset(), o.commitTimestamp()));
                     }
                 }
-                for (ReplayedGroup g : r.result().groups().values()) {
-                    if (sel.group(g.groupId())) {
-                        groups.put(g.groupId(), g);
+                if (format == Format.kafka) {
+                    for (ReplayedGroup g : r.result().groups().values()) {
+                        if (sel.group(g.groupId())) {
+                            groups.put(g.groupId(), KafkaGroup.of(g));
+                        }
                     }
                 }
             }
@@ -135,7 +163,7 @@ public final class LagCommand implements Callable<Integer> {
             endsByPartition.clear();
             ReplicaScanner scanner = new ReplicaScanner(read.readerOptions(), false);
             Map<String, long[]> ends = new HashMap<>();
-            for (CommittedOffset o : committed) {
+            for (Commit o : committed) {
                 PartitionReplicas p = data.get(o.topic() + "-" + o.partition());
                 if (p == null) {
                     rows.add(new Row(o, null, -1, -1, -1, -1));
@@ -200,7 +228,7 @@ public final class LagCommand implements Callable<Integer> {
                 JsonGenerator g = new JsonFactory().createGenerator(out);
                 g.setRootValueSeparator(null);
                 for (Row r : rows) {
-                    CommittedOffset o = r.committed();
+                    Commit o = r.committed();
                     g.writeStartObject();
                     g.writeStringField("group", o.group());
                     g.writeStringField("topic", o.topic());
@@ -240,16 +268,14 @@ public final class LagCommand implements Callable<Integer> {
                 out.print(sb);
             }
             default -> {
-                Table t = new Table("GROUP", "TOPIC", "PARTITION", "COMMITTED", "LOG-END", "HIGH-WATERMARK", "LAG", "LAG-TO-END",
-                        "LAST-CONSUMED", "TIME-LAG");
-                for (Row r : rows) {
-                    List<String> c = cells(r, true);
-                    c.set(0, Table.cell(c.get(0)));
-                    c.set(1, Table.cell(c.get(1)));
-                    t.add(c.toArray(String[]::new));
-                }
-                if (t.size() > 0) {
-                    t.print(out);
+                if (!rows.isEmpty()) {
+                    Table.print(out, new String[] {"GROUP", "TOPIC", "PARTITION", "COMMITTED", "LOG-END", "HIGH-WATERMARK", "LAG",
+                        "LAG-TO-END", "LAST-CONSUMED", "TIME-LAG"}, rows.size(), k -> {
+                            List<String> c = cells(rows.get(k), true);
+                            c.set(0, Table.cell(c.get(0)));
+                            c.set(1, Table.cell(c.get(1)));
+                            return c.toArray(String[]::new);
+                        });
                 }
             }
         }
@@ -263,29 +289,41 @@ public final class LagCommand implements Callable<Integer> {
      * the columns as wide as their longest cell (at least 15).
      */
     private void kafka(PrintWriter out, PrintWriter err, List<Row> rows) {
-        Map<String, Map<String, Long>> committedByGroup = new java.util.TreeMap<>();
-        for (Row r : rows) {
-            committedByGroup.computeIfAbsent(r.committed().group(), k -> new java.util.TreeMap<>())
-                    .put(r.committed().topic() + "\u0000" + r.committed().partition(), r.committed().offset());
+        // rows are sorted by group: each group's committed partitions are a run of them
+        Map<String, int[]> runOf = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            int[] run = runOf.computeIfAbsent(rows.get(i).committed().group(), k -> new int[] {0, 0});
+            if (run[1] == 0) {
+                run[0] = rows.size();
+            }
+            run[0] = Math.min(run[0], i);
+            run[1] = i + 1;
         }
         java.util.Set<String> ids = new java.util.TreeSet<>(groups.keySet());
-        ids.addAll(committedByGroup.keySet());
+        ids.addAll(runOf.keySet());
         StringBuilder sb = new StringBuilder();
         for (String id : ids) {
-            ReplayedGroup g = groups.get(id);
-            if (g != null && !(g.type() == io.segscope.format.replay.GroupType.CONSUMER || g.type() == io.segscope.format.replay.GroupType.CLASSIC
-                    && (g.protocolType() == null || g.protocolType().isEmpty() || "consumer".equals(g.protocolType())))) {
+            Map<String, Long> committed = new HashMap<>();
+            int[] run = runOf.get(id);
+            if (run != null) {
+                for (int i = run[0]; i < run[1]; i++) {
+                    Commit c = rows.get(i).committed();
+                    committed.put(c.topic() + "\u0000" + c.partition(), c.offset());
+                }
+            }
+            sb.setLength(0);
+            KafkaGroup g = groups.get(id);
+            if (g != null && !g.consumer()) {
                 continue;   // share, streams and other protocols are not consumer groups
             }
-            Map<String, Long> committed = committedByGroup.getOrDefault(id, Map.of());
             List<String[]> lines = new ArrayList<>();
             java.util.Set<String> assigned = new java.util.HashSet<>();
             if (g != null) {
-                List<io.segscope.format.replay.Member> members = new ArrayList<>(g.members().values());
-                Map<io.segscope.format.replay.Member, List<String[]>> parts = new HashMap<>();
-                for (io.segscope.format.replay.Member m : members) {
+                List<KafkaMember> members = new ArrayList<>(g.members());
+                Map<KafkaMember, List<String[]>> parts = new java.util.IdentityHashMap<>();
+                for (KafkaMember m : members) {
                     List<String[]> tps = new ArrayList<>();
-                    List<GroupsCommand.Assigned> as = GroupsCommand.assignedPartitions(m);
+                    List<GroupsCommand.Assigned> as = m.assigned();
                     if (as != null) {
                         for (GroupsCommand.Assigned a : as) {
                             String topic = a.topicId() instanceof io.segscope.format.io.KafkaUuid u && metadata != null
@@ -299,8 +337,8 @@ public final class LagCommand implements Callable<Integer> {
                     parts.put(m, tps);
                 }
                 members.removeIf(m -> parts.get(m).isEmpty());
-                members.sort(Comparator.comparingInt((io.segscope.format.replay.Member m) -> parts.get(m).size()).reversed());
-                for (io.segscope.format.replay.Member m : members) {
+                members.sort(Comparator.comparingInt((KafkaMember m) -> parts.get(m).size()).reversed());
+                for (KafkaMember m : members) {
                     for (String[] tp : parts.get(m)) {
                         String key = tp[0] + "\u0000" + tp[1];
                         assigned.add(key);
@@ -347,8 +385,8 @@ public final class LagCommand implements Callable<Integer> {
                 sb.append(String.format(java.util.Locale.ROOT, f, (Object[]) l));
             }
             sb.append('\n');
+            out.print(sb);
         }
-        out.print(sb);
     }
 
     private String[] kafkaRow(String group, String topic, int partition, Long committed, String member, String host, String client) {
@@ -360,7 +398,7 @@ public final class LagCommand implements Callable<Integer> {
     }
 
     private static List<String> cells(Row r, boolean table) {
-        CommittedOffset o = r.committed();
+        Commit o = r.committed();
         List<String> c = new ArrayList<>(List.of(o.group(), o.topic(), Integer.toString(o.partition()), Long.toString(o.offset())));
         if (!r.known()) {
             c.addAll(List.of("unknown", "unknown", "unknown", "unknown", "unknown", "unknown"));

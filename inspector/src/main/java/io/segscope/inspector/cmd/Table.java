@@ -47,15 +47,25 @@ final class Table {
     }
 
     void print(PrintWriter out) {
-        int cols = rows.get(0).length;
+        print(out, rows.get(0), rows.size() - 1, i -> rows.get(i + 1));
+    }
+
+    /**
+     * Prints a header and {@code count} rows made on demand by {@code row} (called twice per row:
+     * once for the widths, once to print), so that a long table is never held as cells.
+     */
+    static void print(PrintWriter out, String[] header, int count, java.util.function.IntFunction<String[]> row) {
+        int cols = header.length;
         int[] width = new int[cols];
-        for (String[] r : rows) {
+        for (int k = -1; k < count; k++) {
+            String[] r = k < 0 ? header : row.apply(k);
             for (int i = 0; i < cols; i++) {
                 width[i] = Math.max(width[i], r[i].codePointCount(0, r[i].length()));
             }
         }
         StringBuilder sb = new StringBuilder();
-        for (String[] r : rows) {
+        for (int k = -1; k < count; k++) {
+            String[] r = k < 0 ? header : row.apply(k);
             sb.setLength(0);
             for (int i = 0; i < cols; i++) {
                 sb.append(r[i]);
