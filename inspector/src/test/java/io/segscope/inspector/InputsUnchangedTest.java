@@ -97,6 +97,11 @@ public class InputsUnchangedTest {
                 new String[]{"history", "--format", "jsonl", "--group", "simple,comma,group", dir},
                 new String[]{"groups", "--members", dir},
                 new String[]{"locate", "--log-dir", dir, "simple,comma,group"},
+                new String[]{"partitions", "--deep", dir},
+                new String[]{"partitions", "--time", "-3", dir},
+                new String[]{"lag", "--format", "kafka", dir},
+                new String[]{"transactions", "--list", dir},
+                new String[]{"transactions", "--format", "jsonl", dir},
                 new String[]{"compact", "--dry-run", "--roll", dir},
                 new String[]{"compact", "--roll", "--snapshot", "--out", out, dir});
         for (String[] command : commands) {
