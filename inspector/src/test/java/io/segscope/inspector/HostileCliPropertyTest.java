@@ -81,6 +81,11 @@ class HostileCliPropertyTest {
                     new String[]{"dump", "--format", "jsonl", "--files", "all", copy.toString()},
                     new String[]{"verify", "--format", "jsonl", copy.toString()},
                     new String[]{"offsets", "--format", "jsonl", copy.toString()},
+                    new String[]{"partitions", "--format", "jsonl", copy.toString()},
+                    new String[]{"partitions", "--deep", copy.toString()},
+                    new String[]{"partitions", "--time", "1700000000000", copy.toString()},
+                    new String[]{"lag", "--format", "kafka", copy.toString()},
+                    new String[]{"transactions", "--format", "jsonl", copy.toString()},
                     new String[]{"compact", "--dry-run", "--roll", "--format", "jsonl", copy.toString()},
                     new String[]{"compact", "--roll", "--out", dir.resolve("out").toString(), copy.toString()},
                     new String[]{"compact", "--snapshot", "--out", dir.resolve("snapshot").toString(), copy.toString()})) {
