@@ -51,6 +51,14 @@ public final class AdminSnapshot {
     private final Set<Integer> brokerIds;
 
     /**
+     * The groups and topics only: the shape of the {@code admin.json} of the runs generated before
+     * the partition snapshot was added (what {@code CompactAcceptance} compares a broker's answers with).
+     */
+    public AdminSnapshot(Admin admin) {
+        this(admin, null, Map.of(), List.of(), Set.of());
+    }
+
+    /**
      * @param newAdmin        makes a new Admin client (see {@link PartitionSnapshot})
      * @param logDirLabels    absolute path of each broker's log dir to its name in the run
      *                        ({@code logdir}, {@code logdirs/broker-1})
@@ -76,7 +84,9 @@ public final class AdminSnapshot {
         root.put("takenAtMs", System.currentTimeMillis());
         root.put("groups", groups());
         root.put("topics", topics());
-        new PartitionSnapshot(admin, newAdmin, logDirLabels, probeTimestamps, brokerIds).putInto(root);
+        if (newAdmin != null) {
+            new PartitionSnapshot(admin, newAdmin, logDirLabels, probeTimestamps, brokerIds).putInto(root);
+        }
         return root;
     }
 
