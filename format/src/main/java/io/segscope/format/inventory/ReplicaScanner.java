@@ -55,6 +55,62 @@ public final class ReplicaScanner {
         this.deep = deep;
     }
 
+    /**
+     * A directory listed once: {@link PartitionDir} lists its dir for each side file and for the
+     * segments, and a listing of a dir of many segments allocates a path per file each time.
+     */
+    private static final class ListedOnce implements FileEntry {
+        private final FileEntry dir;
+        private List<FileEntry> children;
+
+        ListedOnce(FileEntry dir) {
+            this.dir = dir;
+        }
+
+        @Override
+        public String name() {
+            return dir.name();
+        }
+
+        @Override
+        public String path() {
+            return dir.path();
+        }
+
+        @Override
+        public boolean isDirectory() {
+            return dir.isDirectory();
+        }
+
+        @Override
+        public long size() {
+            return dir.size();
+        }
+
+        @Override
+        public List<FileEntry> children() {
+            if (children == null) {
+                children = dir.children();
+            }
+            return children;
+        }
+
+        @Override
+        public FileEntry parent() {
+            return dir.parent();
+        }
+
+        @Override
+        public ByteSource open() {
+            return dir.open();
+        }
+
+        @Override
+        public boolean isStream() {
+            return dir.isStream();
+        }
+    }
+
     /** One live segment with its {@code .log}. */
     private static final class Seg {
         final Segment segment;
@@ -79,7 +135,8 @@ public final class ReplicaScanner {
     /**
      * @param metadata the topics of the KRaft metadata log given with this dir, or null
      */
-    public ReplicaState scan(PartitionDir dir, LogDirContext ctx, MetadataTopics metadata) {
+    public ReplicaState scan(PartitionDir given, LogDirContext ctx, MetadataTopics metadata) {
+        PartitionDir dir = new PartitionDir(new ListedOnce(given.dir()), given.name());
         String tp = dir.topic() + "-" + dir.partition();
         List<String> notes = new ArrayList<>();
         List<FormatException> problems = new ArrayList<>();

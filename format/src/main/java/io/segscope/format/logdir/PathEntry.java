@@ -17,6 +17,9 @@ import java.util.stream.Stream;
 /** A {@link FileEntry} on the file system; files open as read-only mappings ({@link MappedSource}). */
 public final class PathEntry implements FileEntry {
     private final Path path;
+    /** The last element, made once: discovery asks every entry of a listing for it, often. */
+    private String name;
+    private String pathText;
 
     public PathEntry(Path path) {
         this.path = path;
@@ -28,13 +31,19 @@ public final class PathEntry implements FileEntry {
 
     @Override
     public String name() {
-        Path name = path.getFileName();
-        return name == null ? path.toString() : name.toString();
+        if (name == null) {
+            Path n = path.getFileName();
+            name = n == null ? path.toString() : n.toString();
+        }
+        return name;
     }
 
     @Override
     public String path() {
-        return path.toString();
+        if (pathText == null) {
+            pathText = path.toString();
+        }
+        return pathText;
     }
 
     @Override
@@ -64,7 +73,8 @@ public final class PathEntry implements FileEntry {
         }
         try (Stream<Path> s = Files.list(path)) {
             List<FileEntry> out = new ArrayList<>();
-            s.sorted(Comparator.comparing(p -> p.getFileName().toString())).forEach(p -> out.add(new PathEntry(p)));
+            s.forEach(p -> out.add(new PathEntry(p)));
+            out.sort(Comparator.comparing(FileEntry::name));
             return out;
         } catch (IOException e) {
             throw FormatException.at(Violation.IO_ERROR, path(), 0).note(IoReasons.of(e)).build(e);
