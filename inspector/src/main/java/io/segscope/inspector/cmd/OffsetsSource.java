@@ -146,7 +146,7 @@ final class OffsetsSource implements AutoCloseable {
         }
         Replicas.Choice c = Replicas.choose(dirs);
         for (Replicas.Replica r : c.divergent()) {
-            err.print(command + ": replica " + r.dir() + " diverges from " + c.chosen().dir() + " (log end offset "
+            err.print(command + ": replica " + r.dir() + " differs from " + c.chosen().dir() + " (log end offset "
                     + r.logEndOffset() + " vs " + c.chosen().logEndOffset() + ", last leader epoch " + r.lastLeaderEpoch()
                     + " vs " + c.chosen().lastLeaderEpoch() + "); reading " + c.chosen().dir()
                     + ", the copy a new leader would have\n");
