@@ -1,5 +1,6 @@
 /**
- * Format compatibility across Kafka releases (docs/format.md 1.6, 1.7, 2.5).
+ * Format compatibility (docs/format.md 1.6, 1.7, 2.5): what a log holds, format by format
+ * ({@link io.segscope.format.compat.FormatInventory}), and what each Kafka release can read.
  *
  * <p>{@link io.segscope.format.compat.KafkaReleases} is the per-release table, 0.10.0 to 4.4: for
  * each line a {@link io.segscope.format.compat.ReleaseFormats} (highest magic, codecs, delete

@@ -728,10 +728,16 @@ public final class ReplicaScanner {
         if (s.size == 0 || from >= s.size) {
             return;
         }
-        try (ByteSource src = open(s); BatchReader r = new BatchReader(src, options, from)) {
+        try (ByteSource src = open(s); BatchReader r = new BatchReader(src, options, from).framingAsKafka()) {
             int n = 0;
             while (n < max && r.next()) {
                 Batch b = r.batch();
+                if ((b.magic() < 0 || b.magic() > 2) && problems != null) {
+                    problems.add(FormatException.at(Violation.INVALID_MAGIC, s.log.path(), b.position()).baseOffset(b.baseOffset())
+                            .field("magic").expected("0, 1 or 2").actual(b.magic())
+                            .note(b.magic() > 2 ? "Kafka frames it as a magic-2 batch (the CRC does not cover the magic) and keeps it"
+                                    : "Kafka frames it as a legacy message").build());
+                }
                 if (checkCrc && !b.isValid()) {
                     if (problems != null) {
                         problems.add(FormatException.at(Violation.CRC_MISMATCH, s.log.path(), b.position())

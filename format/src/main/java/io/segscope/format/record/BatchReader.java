@@ -41,6 +41,7 @@ public final class BatchReader implements AutoCloseable {
     private long nextPosition;
     private Batch current;
     private Tail tail;
+    private boolean anyMagicAsKafka;
 
     public BatchReader(ByteSource source, ReaderOptions options) {
         this(source, options, 0L);
@@ -63,6 +64,17 @@ public final class BatchReader implements AutoCloseable {
 
     public ByteSource source() {
         return source;
+    }
+
+    /**
+     * Frames entries as Kafka's {@code FileLogInputStream} does whatever their magic: below 2 a
+     * legacy entry, else a magic-2 batch (the CRC does not cover the magic, so Kafka's recovery keeps
+     * a v2 batch whose magic byte alone was damaged). For readers that answer what Kafka would load;
+     * by default a magic other than 0, 1 or 2 is an {@code invalid-magic} error.
+     */
+    public BatchReader framingAsKafka() {
+        this.anyMagicAsKafka = true;
+        return this;
     }
 
     /**
@@ -110,7 +122,7 @@ public final class BatchReader implements AutoCloseable {
         if (source.available(position, total) < total) {
             return endWithTail(size);
         }
-        if (magic < 0 || magic > 2) {
+        if ((magic < 0 || magic > 2) && !anyMagicAsKafka) {
             throw FormatException.at(Violation.INVALID_MAGIC, file, position).baseOffset(baseOffset)
                     .field("magic").expected("0, 1 or 2").actual(magic).build();
         }
@@ -120,7 +132,7 @@ public final class BatchReader implements AutoCloseable {
         }
         idx = source.ensure(position, total);
         buf = source.buffer();
-        if (magic == 2) {
+        if (magic >= 2) {
             if (total < BatchView.RECORD_BATCH_OVERHEAD) {
                 throw FormatException.at(Violation.BATCH_TOO_SMALL, file, position).baseOffset(baseOffset)
                         .field("batchLength").expected(">= " + (BatchView.RECORD_BATCH_OVERHEAD - BatchView.LOG_OVERHEAD))

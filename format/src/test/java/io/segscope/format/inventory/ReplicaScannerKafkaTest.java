@@ -159,4 +159,38 @@ class ReplicaScannerKafkaTest {
         assertThat(tests).hasSizeGreaterThan(50);
         return tests.stream();
     }
+
+    /**
+     * The corruption catalogue: each damaged partition as a broker that crashed would recover it
+     * (no clean shutdown, recovery point 0: every segment recovered, CRCs checked, truncated at the
+     * first bad or partial batch), by Kafka and by the scanner.
+     */
+    @TestFactory
+    Stream<DynamicTest> corruptionCatalogueAsRecovered(@TempDir Path tmp) throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        LogDirContext crashed = new LogDirContext("", Optional.empty(), Boolean.FALSE, Map.of(), List.of());
+        try (Stream<Path> cases = Files.list(Corpus.resolve("corrupt"))) {
+            for (Path c : cases.filter(Files::isDirectory).sorted().toList()) {
+                try (Stream<Path> dirs = Files.list(c)) {
+                    for (Path d : dirs.filter(Files::isDirectory).filter(x -> x.getFileName().toString().matches(".+-\\d+")).sorted().toList()) {
+                        PartitionDir p = PartitionDir.of(io.segscope.format.logdir.FileEntry.of(d));
+                        tests.add(DynamicTest.dynamicTest(Corpus.testdata().relativize(d).toString(), () -> {
+                            ReplicaState s = new ReplicaScanner(ReaderOptions.defaults(), false).scan(p, crashed, null);
+                            Path copy = tmp.resolve(c.getFileName().toString()).resolve(d.getFileName().toString());
+                            KafkaLoad.copy(d, copy);
+                            KafkaLoad.withLog(copy, 0, 0, false, (UnifiedLog log) -> {
+                                assertThat(s.logEndOffset()).as("log end offset").isEqualTo(log.logEndOffset());
+                                log.updateHighWatermark(s.logEndOffset());
+                                assertThat(s.lastStableOffset()).as("last stable offset").isEqualTo(log.lastStableOffset());
+                                assertThat(s.producers()).as("producers").isEqualTo(log.producerStateManager().activeProducers().size());
+                                return null;
+                            });
+                        }));
+                    }
+                }
+            }
+        }
+        assertThat(tests).hasSizeGreaterThan(10);
+        return tests.stream();
+    }
 }

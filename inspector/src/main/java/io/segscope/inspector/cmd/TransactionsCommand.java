@@ -118,7 +118,7 @@ public final class TransactionsCommand implements Callable<Integer> {
                                 : "open; __transaction_state is not among the PATHs";
                     }
                     if (!onlyHanging || hanging) {
-                        rows.add(new Row(r, o, unknownToCoordinator ? t : t, idle, age, hanging, verdict));
+                        rows.add(new Row(r, o, t, idle, age, hanging, verdict));
                     }
                 }
             }
@@ -189,21 +189,9 @@ public final class TransactionsCommand implements Callable<Integer> {
                     : source.metadata().leader("__transaction_state", t.coordinatorPartition()).orElse(-1);
             if (g != null) {
                 g.writeStartObject();
-                g.writeStringField("transactionalId", t.transactionalId());
                 g.writeNumberField("coordinator", coordinator);
                 g.writeNumberField("coordinatorPartition", t.coordinatorPartition());
-                g.writeNumberField("producerId", t.producerId());
-                g.writeNumberField("producerEpoch", t.producerEpoch());
-                g.writeStringField("state", t.state());
-                g.writeNumberField("timeoutMs", t.timeoutMs());
-                PartitionsCommand.writeTime(g, "startTimestamp", t.startTimestamp());
-                PartitionsCommand.writeTime(g, "lastUpdateTimestamp", t.lastUpdateTimestamp());
-                g.writeArrayFieldStart("partitions");
-                for (String tp : t.partitions()) {
-                    g.writeString(tp);
-                }
-                g.writeEndArray();
-                g.writeStringField("record", "__transaction_state-" + t.coordinatorPartition() + "@" + t.offset());
+                writeCoordinatorState(g, t);
                 g.writeEndObject();
                 g.flush();
                 out.print('\n');
@@ -239,6 +227,23 @@ public final class TransactionsCommand implements Callable<Integer> {
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /** A transactional id's last state in __transaction_state, as JSON fields. */
+    private static void writeCoordinatorState(JsonGenerator g, TransactionCoordinatorState.Txn t) throws IOException {
+        g.writeStringField("transactionalId", t.transactionalId());
+        g.writeNumberField("producerId", t.producerId());
+        g.writeNumberField("producerEpoch", t.producerEpoch());
+        g.writeStringField("state", t.state());
+        g.writeNumberField("timeoutMs", t.timeoutMs());
+        PartitionsCommand.writeTime(g, "startTimestamp", t.startTimestamp());
+        PartitionsCommand.writeTime(g, "lastUpdateTimestamp", t.lastUpdateTimestamp());
+        g.writeArrayFieldStart("partitions");
+        for (String tp : t.partitions()) {
+            g.writeString(tp);
+        }
+        g.writeEndArray();
+        g.writeStringField("record", "__transaction_state-" + t.coordinatorPartition() + "@" + t.offset());
     }
 
     private static String minutes(long ms) {
@@ -285,19 +290,7 @@ public final class TransactionsCommand implements Callable<Integer> {
             g.writeNullField("coordinator");
         } else {
             g.writeObjectFieldStart("coordinator");
-            g.writeStringField("transactionalId", t.transactionalId());
-            g.writeNumberField("producerId", t.producerId());
-            g.writeNumberField("producerEpoch", t.producerEpoch());
-            g.writeStringField("state", t.state());
-            g.writeNumberField("timeoutMs", t.timeoutMs());
-            PartitionsCommand.writeTime(g, "startTimestamp", t.startTimestamp());
-            PartitionsCommand.writeTime(g, "lastUpdateTimestamp", t.lastUpdateTimestamp());
-            g.writeArrayFieldStart("partitions");
-            for (String tp : t.partitions()) {
-                g.writeString(tp);
-            }
-            g.writeEndArray();
-            g.writeStringField("record", "__transaction_state-" + t.coordinatorPartition() + "@" + t.offset());
+            writeCoordinatorState(g, t);
             g.writeEndObject();
         }
         g.writeBooleanField("hanging", row.hanging());

@@ -1,0 +1,127 @@
+package io.segscope.format.compat;
+
+import io.segscope.format.logdir.FileKind;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.logdir.PartitionDir;
+import io.segscope.format.logdir.LogDir;
+import io.segscope.format.logdir.Segment;
+import io.segscope.format.logdir.SnapshotFile;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.testdata.Corpus;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The format inventory of every topic of the 4.4.0 corpus runs equals the figures the corpus README
+ * counted in Kafka's own DumpLogSegments output ("What each run holds"): batches, records, codecs,
+ * transactional batches, marker types, delete-horizon batches, coordinator key types and value
+ * versions with their counts, tombstones.
+ */
+class FormatInventoryCorpusTest {
+
+    /** The README's table rows of one run: topic → cells. */
+    private static Map<String, String[]> table(String run) throws IOException {
+        List<String> lines = Files.readAllLines(Corpus.corpus().resolve("README.md"));
+        Map<String, String[]> out = new TreeMap<>();
+        int i = lines.indexOf(lines.stream().filter(l -> l.startsWith("**`" + run + "`**")).findFirst().orElseThrow());
+        for (int j = i + 1; j < lines.size(); j++) {
+            String l = lines.get(j);
+            if (l.startsWith("| topic") || l.startsWith("|---") || l.isBlank()) {
+                if (!out.isEmpty() && l.isBlank()) {
+                    break;
+                }
+                continue;
+            }
+            if (!l.startsWith("| ")) {
+                break;
+            }
+            String[] cells = l.substring(2, l.length() - 2).split(" \\| ", -1);
+            out.put(cells[0], cells);
+        }
+        return out;
+    }
+
+    private static List<LogFile> files(PartitionDir p) {
+        List<LogFile> out = new ArrayList<>();
+        for (Segment s : p.segments().segments()) {
+            s.log().ifPresent(l -> out.add(LogFile.classify(l, Optional.of(p.name()))));
+        }
+        return out;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyTopicEqualsTheDumps() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String run : List.of("kraft-4.4.0-plain", "kraft-4.4.0-compressed", "kraft-4.4.0-crashed")) {
+            Map<String, String[]> expected = table(run);
+            assertThat(expected).hasSizeGreaterThan(8);
+            LogDir dir = LogDir.open(Corpus.corpus().resolve(run).resolve("logdir"));
+            Map<String, List<FormatInventory.Counts>> byTopic = new TreeMap<>();
+            for (PartitionDir p : dir.partitions()) {
+                byTopic.computeIfAbsent(p.topic(), k -> new ArrayList<>())
+                        .add(FormatInventory.of(p.topic(), p.partition(), files(p), ReaderOptions.defaults()));
+            }
+            for (Map.Entry<String, String[]> e : expected.entrySet()) {
+                tests.add(DynamicTest.dynamicTest(run + " " + e.getKey(), () -> check(e.getValue(), byTopic.get(e.getKey()))));
+            }
+        }
+        return tests.stream();
+    }
+
+    private static void check(String[] row, List<FormatInventory.Counts> parts) {
+        assertThat(parts).isNotNull();
+        long batches = 0;
+        long records = 0;
+        long txn = 0;
+        long horizon = 0;
+        TreeSet<String> codecs = new TreeSet<>();
+        TreeSet<String> markers = new TreeSet<>();
+        Map<Integer, Long> types = new TreeMap<>();
+        Map<Integer, Long> versions = new TreeMap<>();
+        long tombstones = 0;
+        for (FormatInventory.Counts c : parts) {
+            batches += c.batches();
+            records += c.records();
+            txn += c.transactionalBatches();
+            horizon += c.deleteHorizonBatches();
+            c.codecs().keySet().forEach(k -> codecs.add(k.substring(k.indexOf('/') + 1)));
+            c.controlTypes().keySet().stream().filter(t -> t.equals("ABORT") || t.equals("COMMIT")).forEach(markers::add);
+            for (FormatInventory.RecordVersion v : c.recordVersions().values()) {
+                types.merge((int) v.type(), v.count(), Long::sum);
+                if (v.version() < 0) {
+                    tombstones += v.count();
+                } else {
+                    versions.merge((int) v.version(), v.count(), Long::sum);
+                }
+            }
+        }
+        String topic = row[0];
+        assertThat(batches).as(topic + " batches").isEqualTo(Long.parseLong(row[3]));
+        assertThat(records).as(topic + " records").isEqualTo(Long.parseLong(row[4]));
+        assertThat(String.join(",", codecs)).as(topic + " codecs").isEqualTo(row[5]);
+        assertThat(txn).as(topic + " transactional batches").isEqualTo(Long.parseLong(row[6]));
+        assertThat(String.join(",", markers)).as(topic + " markers").isEqualTo(row[7]);
+        assertThat(horizon).as(topic + " delete-horizon batches").isEqualTo(Long.parseLong(row[8]));
+        if (!topic.equals("__cluster_metadata")) {
+            StringBuilder t = new StringBuilder();
+            types.forEach((k, v) -> t.append(t.isEmpty() ? "" : " ").append(k).append('(').append(v).append(')'));
+            StringBuilder vs = new StringBuilder();
+            versions.forEach((k, v) -> vs.append(vs.isEmpty() ? "" : " ").append('v').append(k).append('(').append(v).append(')'));
+            assertThat(t.toString()).as(topic + " key types").isEqualTo(row[11]);
+            assertThat(vs.toString()).as(topic + " value versions").isEqualTo(row[12]);
+            assertThat(tombstones).as(topic + " tombstones").isEqualTo(Long.parseLong(row[13]));
+        }
+    }
+}
