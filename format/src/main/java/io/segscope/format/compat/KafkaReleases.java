@@ -204,8 +204,8 @@ public final class KafkaReleases {
         // UnknownRecordVersionException for a value version outside the record's range, which fails the load.
         // __share_group_state (kafka-share-coordinator-4.0.2) is loaded by the same loader.
         .line("4.0", "4.0.2", "kafka-4.0")
-        .loader(CONSUMER_OFFSETS, SKIPS, FAILS, "org.apache.kafka.coordinator.common.runtime.CoordinatorLoaderImpl")
-        .loader(SHARE_GROUP_STATE, SKIPS, FAILS, "org.apache.kafka.coordinator.common.runtime.CoordinatorLoaderImpl")
+        .loader(CONSUMER_OFFSETS, SKIPS, FAILS, "kafka.coordinator.group.CoordinatorLoaderImpl")
+        .loader(SHARE_GROUP_STATE, SKIPS, FAILS, "kafka.coordinator.group.CoordinatorLoaderImpl")
         .put(CONSUMER_OFFSETS, 12, "ShareGroupTargetAssignmentMetadata", "0", "0+")
         .put(CONSUMER_OFFSETS, 13, "ShareGroupTargetAssignmentMember", "0", "0+")
         .put(CONSUMER_OFFSETS, 14, "ShareGroupCurrentMemberAssignment", "0", "0+")
@@ -225,7 +225,11 @@ public final class KafkaReleases {
         .put(CONSUMER_OFFSETS, 21, "StreamsGroupTargetAssignmentMember", "0", "0+")
         .put(CONSUMER_OFFSETS, 22, "StreamsGroupCurrentMemberAssignment", "0", "0+")
         .put(CONSUMER_OFFSETS, 23, "StreamsGroupTopology", "0", "0+")
+        // New tagged fields within version 0 of streams group records; CoordinatorLoaderImpl moves to
+        // kafka-coordinator-common (4.2.2, same catch).
         .line("4.2", "4.2.2", "kafka-4.2")
+        .loader(CONSUMER_OFFSETS, SKIPS, FAILS, "org.apache.kafka.coordinator.common.runtime.CoordinatorLoaderImpl")
+        .loader(SHARE_GROUP_STATE, SKIPS, FAILS, "org.apache.kafka.coordinator.common.runtime.CoordinatorLoaderImpl")
         // kafka_2.13-4.3.2 TransactionStateManager skips TransactionLog.UnknownValueVersion too
         // (kafka-transaction-coordinator-4.3.2 TransactionLog.read); 4.2.2's TransactionLog$ still throws.
         .line("4.3", "4.3.2", "kafka-4.3")
