@@ -155,6 +155,11 @@ public final class FormatInventory implements RecordSink {
             } else if (r instanceof Unknown u) {
                 type = u.recordType();
                 version = u.valueVersion();
+                if (version < 0 && u.value() != null && u.value().length() >= 2) {
+                    // an unknown type: the decoder stopped at the key; the value's version is its first int16
+                    byte[] v = u.value().array();
+                    version = (short) (((v[0] & 0xff) << 8) | (v[1] & 0xff));
+                }
                 name = "";
                 decoded = false;
                 unknownTags = 0;
