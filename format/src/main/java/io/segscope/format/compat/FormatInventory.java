@@ -187,7 +187,9 @@ public final class FormatInventory implements RecordSink {
         }
         unknownTagged += unknownTags;
         String key = String.format("%05d/%05d", type + 1, version + 1);
-        long[] v = versions.computeIfAbsent(key, k -> new long[] {0, -1, -1, -1, -1, type, version});
+        short t = type;
+        short ver = version;
+        long[] v = versions.computeIfAbsent(key, k -> new long[] {0, -1, -1, -1, -1, t, ver});
         v[0]++;
         if (v[1] < 0) {
             v[1] = record.offset();
