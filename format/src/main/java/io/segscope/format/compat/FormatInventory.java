@@ -155,6 +155,11 @@ public final class FormatInventory implements RecordSink {
             } else if (r instanceof Unknown u) {
                 type = u.recordType();
                 version = u.valueVersion();
+                if (version < 0 && u.value() != null && u.value().length() >= 2) {
+                    // an unknown type: the decoder stopped at the key; the value's version is its first int16
+                    byte[] v = u.value().array();
+                    version = (short) (((v[0] & 0xff) << 8) | (v[1] & 0xff));
+                }
                 name = "";
                 decoded = false;
                 unknownTags = 0;
@@ -182,7 +187,9 @@ public final class FormatInventory implements RecordSink {
         }
         unknownTagged += unknownTags;
         String key = String.format("%05d/%05d", type + 1, version + 1);
-        long[] v = versions.computeIfAbsent(key, k -> new long[] {0, -1, -1, -1, -1, type, version});
+        short t = type;
+        short ver = version;
+        long[] v = versions.computeIfAbsent(key, k -> new long[] {0, -1, -1, -1, -1, t, ver});
         v[0]++;
         if (v[1] < 0) {
             v[1] = record.offset();

@@ -64,7 +64,7 @@ class FormatInventoryCorpusTest {
     @TestFactory
     Stream<DynamicTest> everyTopicEqualsTheDumps() throws IOException {
         List<DynamicTest> tests = new ArrayList<>();
-        for (String run : List.of("kraft-4.4.0-plain", "kraft-4.4.0-compressed", "kraft-4.4.0-crashed")) {
+        for (String run : List.of("kraft-4.4.0-plain", "kraft-4.4.0-compressed", "kraft-4.4.0-crashed", "kraft-3.9.1-plain")) {
             Map<String, String[]> expected = table(run);
             assertThat(expected).hasSizeGreaterThan(8);
             LogDir dir = LogDir.open(Corpus.corpus().resolve(run).resolve("logdir"));
@@ -123,5 +123,54 @@ class FormatInventoryCorpusTest {
             assertThat(vs.toString()).as(topic + " value versions").isEqualTo(row[12]);
             assertThat(tombstones).as(topic + " tombstones").isEqualTo(Long.parseLong(row[13]));
         }
+    }
+
+    /**
+     * The legacy runs (corpus/LEGACY.md, "Runs and what is in them"): the message format of every
+     * batch, and the OffsetCommitValue and GroupMetadataValue versions with their counts.
+     */
+    @TestFactory
+    Stream<DynamicTest> legacyRunsEqualLegacyMd() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String l : Files.readAllLines(Corpus.corpus().resolve("LEGACY.md"))) {
+            if (!l.startsWith("| `legacy-")) {
+                continue;
+            }
+            String[] c = l.substring(2, l.length() - 2).split(" \\| ", -1);
+            String run = c[0].replace("`", "");
+            tests.add(DynamicTest.dynamicTest(run, () -> {
+                LogDir dir = LogDir.open(Corpus.corpus().resolve(run).resolve("logdir"));
+                long[] magic = new long[3];
+                Map<Integer, Map<Integer, Long>> versions = new TreeMap<>();
+                for (PartitionDir p : dir.partitions()) {
+                    FormatInventory.Counts counts = FormatInventory.of(p.topic(), p.partition(), files(p), ReaderOptions.defaults());
+                    for (int m = 0; m < 3; m++) {
+                        magic[m] += counts.batchesByMagic()[m];
+                    }
+                    for (FormatInventory.RecordVersion v : counts.recordVersions().values()) {
+                        if (v.version() >= 0) {
+                            versions.computeIfAbsent((int) v.type(), k -> new TreeMap<>()).merge((int) v.version(), v.count(), Long::sum);
+                        }
+                    }
+                }
+                int expectedMagic = Integer.parseInt(c[4]);
+                for (int m = 0; m < 3; m++) {
+                    assertThat(magic[m]).as(run + " batches of magic " + m).isEqualTo(m == expectedMagic ? magic[m] : 0);
+                }
+                assertThat(magic[expectedMagic]).isPositive();
+                assertThat(text(versions.get(1))).as(run + " OffsetCommitValue").isEqualTo(c[6]);
+                // "v3 (7, one with `groupInstanceId`)": the version and count before the remark
+                assertThat(c[7].replaceAll(", [^)]*\\)$", ")")).as(run + " GroupMetadataValue").isEqualTo(text(versions.get(2)));
+            }));
+        }
+        assertThat(tests).hasSize(4);
+        return tests.stream();
+    }
+
+    /** {@code v1 (146)}, as LEGACY.md writes a version and its count. */
+    private static String text(Map<Integer, Long> versions) {
+        StringBuilder sb = new StringBuilder();
+        versions.forEach((v, n) -> sb.append(sb.isEmpty() ? "" : ", ").append('v').append(v).append(" (").append(n).append(')'));
+        return sb.toString();
     }
 }
