@@ -1,6 +1,13 @@
 /**
  * Format compatibility (docs/format.md 1.6, 1.7, 2.5): what a log holds, format by format
- * ({@link io.segscope.format.compat.FormatInventory}), as the basis of which Kafka releases and
- * tools can read it.
+ * ({@link io.segscope.format.compat.FormatInventory}), and what each Kafka release can read.
+ *
+ * <p>{@link io.segscope.format.compat.KafkaReleases} is the per-release table, 0.10.0 to 4.4: for
+ * each line a {@link io.segscope.format.compat.ReleaseFormats} (highest magic, codecs, delete
+ * horizons, control record types) with, for each {@link io.segscope.format.compat.StateLog}, a
+ * {@link io.segscope.format.compat.LogKnowledge}: every {@link io.segscope.format.compat.KnownRecord}
+ * (type, name, value versions) and the {@link io.segscope.format.compat.LoadOutcome} of an unknown
+ * type or a too-new value version. The record types and versions are pinned to each release's own
+ * schemas under {@code testdata/schemas} by {@code KafkaReleasesSchemaTest}.
  */
 package io.segscope.format.compat;
