@@ -1,0 +1,239 @@
+package io.segscope.format.compat;
+
+import io.segscope.format.record.CompressionType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which Kafka release lines can load and serve a set of logs (docs/format.md 1.6, 1.7, 2.5): the
+ * partitions' {@link FormatInventory} counts joined with what each line reads ({@link KafkaReleases}).
+ * A line <em>loads</em> the logs when nothing in them stops its broker: a message format, codec or
+ * batch feature it does not read, or a coordinator or metadata record its loader fails on. Records
+ * its loader skips are <em>losses</em> (the state they carried is gone), not blockers.
+ */
+public final class Compatibility {
+    /**
+     * All partitions of one topic, summed.
+     *
+     * @param partitions how many partitions the inventory read
+     * @param batchesByMagic batches of magic 0, 1, 2
+     * @param codecs batches by codec (any magic)
+     * @param controlTypes control batches by type name
+     * @param recordVersions "type/version" to the record version summed over the partitions, with how many partitions hold it
+     */
+    public record TopicFormats(String topic, int partitions, long batches, long records, long[] batchesByMagic,
+                               long otherMagicBatches, Map<CompressionType, Long> codecs, long idempotentBatches,
+                               long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
+                               long logAppendTimeBatches, long recordsWithHeaders,
+                               Map<String, FormatInventory.RecordVersion> recordVersions, Map<String, Integer> partitionsWith,
+                               long unknownTaggedFields) {
+    }
+
+    /**
+     * One release line's verdict.
+     *
+     * @param loads whether its brokers load the logs (no blocker)
+     * @param blockers what stops them, each with its reason
+     * @param losses what they would skip (state lost) or read differently, each with its reason
+     * @param notes what they would do to the logs beyond reading them (a cleaner rewriting old formats)
+     */
+    public record Verdict(String line, String release, boolean loads, List<String> blockers, List<String> losses,
+                          List<String> notes) {
+    }
+
+    private Compatibility() {
+    }
+
+    /** Sums each topic's partitions (sorted by topic). */
+    public static Map<String, TopicFormats> byTopic(List<FormatInventory.Counts> partitions) {
+        Map<String, List<FormatInventory.Counts>> groups = new TreeMap<>();
+        for (FormatInventory.Counts c : partitions) {
+            groups.computeIfAbsent(c.topic(), k -> new ArrayList<>()).add(c);
+        }
+        Map<String, TopicFormats> out = new TreeMap<>();
+        groups.forEach((topic, cs) -> {
+            long batches = 0;
+            long records = 0;
+            long[] magic = new long[3];
+            long other = 0;
+            Map<CompressionType, Long> codecs = new TreeMap<>();
+            long idem = 0;
+            long txn = 0;
+            Map<String, Long> control = new TreeMap<>();
+            long horizon = 0;
+            long lat = 0;
+            long headers = 0;
+            long tags = 0;
+            Map<String, long[]> versions = new TreeMap<>();
+            Map<String, FormatInventory.RecordVersion> firstSeen = new TreeMap<>();
+            Map<String, Integer> with = new TreeMap<>();
+            for (FormatInventory.Counts c : cs) {
+                batches += c.batches();
+                records += c.records();
+                for (int m = 0; m < 3; m++) {
+                    magic[m] += c.batchesByMagic()[m];
+                }
+                other += c.otherMagicBatches();
+                c.codecs().forEach((k, v) -> codecs.merge(CompressionType.valueOf(k.substring(k.indexOf('/') + 1)
+                        .toUpperCase(Locale.ROOT)), v, Long::sum));
+                idem += c.idempotentBatches();
+                txn += c.transactionalBatches();
+                c.controlTypes().forEach((k, v) -> control.merge(k, v, Long::sum));
+                horizon += c.deleteHorizonBatches();
+                lat += c.logAppendTimeBatches();
+                headers += c.recordsWithHeaders();
+                tags += c.unknownTaggedFields();
+                for (Map.Entry<String, FormatInventory.RecordVersion> e : c.recordVersions().entrySet()) {
+                    FormatInventory.RecordVersion v = e.getValue();
+                    long[] a = versions.computeIfAbsent(e.getKey(), k -> new long[] {0, Long.MAX_VALUE, -1});
+                    a[0] += v.count();
+                    if (v.firstTimestamp() >= 0) {
+                        a[1] = Math.min(a[1], v.firstTimestamp());
+                    }
+                    a[2] = Math.max(a[2], v.lastTimestamp());
+                    firstSeen.putIfAbsent(e.getKey(), v);
+                    with.merge(e.getKey(), 1, Integer::sum);
+                }
+            }
+            Map<String, FormatInventory.RecordVersion> summed = new TreeMap<>();
+            versions.forEach((k, a) -> {
+                FormatInventory.RecordVersion f = firstSeen.get(k);
+                summed.put(k, new FormatInventory.RecordVersion(f.type(), f.version(), f.name(), f.known(), a[0], -1, -1,
+                        a[1] == Long.MAX_VALUE ? -1 : a[1], a[2]));
+            });
+            out.put(topic, new TopicFormats(topic, cs.size(), batches, records, magic, other, codecs, idem, txn, control, horizon,
+                    lat, headers, summed, with, tags));
+        });
+        return out;
+    }
+
+    /** The verdict of every release line, oldest first. */
+    public static List<Verdict> judge(Map<String, TopicFormats> topics) {
+        List<Verdict> out = new ArrayList<>();
+        for (ReleaseFormats r : KafkaReleases.all()) {
+            out.add(judge(r, topics));
+        }
+        return out;
+    }
+
+    /** One release line's verdict. */
+    public static Verdict judge(ReleaseFormats r, Map<String, TopicFormats> topics) {
+        List<String> blockers = new ArrayList<>();
+        List<String> losses = new ArrayList<>();
+        long[] magic = new long[3];
+        Map<CompressionType, long[]> codecs = new TreeMap<>();
+        long horizon = 0;
+        int horizonTopics = 0;
+        Map<String, Long> control = new TreeMap<>();
+        for (TopicFormats t : topics.values()) {
+            for (int m = 0; m < 3; m++) {
+                magic[m] += t.batchesByMagic()[m];
+            }
+            t.codecs().forEach((c, n) -> {
+                long[] a = codecs.computeIfAbsent(c, k -> new long[2]);
+                a[0] += n;
+                a[1]++;
+            });
+            horizon += t.deleteHorizonBatches();
+            horizonTopics += t.deleteHorizonBatches() > 0 ? 1 : 0;
+            t.controlTypes().forEach((k, v) -> control.merge(k, v, Long::sum));
+        }
+        for (int m = r.maxMagic() + 1; m < 3; m++) {
+            if (magic[m] > 0) {
+                blockers.add(count(magic[m], "batch", "batches") + " of message format magic " + m + ": Kafka " + r.line()
+                        + " reads magic 0 to " + r.maxMagic() + (m == 2 ? " (magic 2 from 0.11)" : ""));
+            }
+        }
+        codecs.forEach((c, a) -> {
+            if (!r.reads(c)) {
+                blockers.add(count(a[0], "batch", "batches") + " compressed with " + c.toString().toLowerCase(Locale.ROOT) + " in "
+                        + count(a[1], "topic") + ": Kafka " + r.line() + " does not read " + c.toString().toLowerCase(Locale.ROOT)
+                        + (c == CompressionType.ZSTD ? " (from 2.1)" : ""));
+            }
+        });
+        if (horizon > 0 && !r.deleteHorizon()) {
+            blockers.add(count(horizon, "batch", "batches") + " with a delete horizon in " + count(horizonTopics, "topic") + ": Kafka " + r.line()
+                    + " reads the horizon as the batch's base timestamp (delete horizons from 3.1, KIP-534)");
+        }
+        java.util.Set<String> knownControl = new java.util.HashSet<>(r.controlTypes().values());
+        control.forEach((name, n) -> {
+            if (!name.equals("UNKNOWN") && !knownControl.contains(name)) {
+                blockers.add(count(n, "control batch", "control batches") + " of type " + name + ": unknown to Kafka " + r.line());
+            }
+        });
+        for (TopicFormats t : topics.values()) {
+            StateLog log = StateLog.forTopic(t.topic());
+            if (log == null || t.recordVersions().isEmpty()) {
+                continue;
+            }
+            LogKnowledge k = r.log(log);
+            if (k == null) {
+                if (log == StateLog.CLUSTER_METADATA) {
+                    blockers.add("a KRaft metadata log (" + count(t.records(), "record") + "): Kafka " + r.line()
+                            + " has no KRaft mode (early access from 2.8, production from 3.3)");
+                } else {
+                    losses.add(t.topic() + " (" + count(t.records(), "record") + "): Kafka " + r.line()
+                            + " has no such coordinator and would keep it as an ordinary topic; its state is not read");
+                }
+                continue;
+            }
+            for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
+                int version = v.version();
+                LoadOutcome outcome = version < 0 ? (k.record(v.type()) == null ? k.unknownType() : null) : k.outcome(v.type(), version);
+                if (outcome == null) {
+                    continue;
+                }
+                KnownRecord known = k.record(v.type());
+                String what = count(v.count(), "record") + " of " + recordName(v) + (version >= 0 ? " v" + version : " (tombstones)")
+                        + " in " + t.topic() + " (" + count(t.partitionsWith().get(v.type() + "/" + v.version()), "partition")
+                        + (v.firstTimestamp() >= 0 ? ", first at " + java.time.Instant.ofEpochMilli(v.firstTimestamp()) : "") + ")";
+                String why = known == null ? "type " + v.type() + " is unknown to Kafka " + r.line()
+                        : "Kafka " + r.line() + " reads " + known.name() + " v" + known.valueVersions().lowest() + " to v"
+                        + known.highestValueVersion();
+                if (outcome == LoadOutcome.FAILS) {
+                    blockers.add(what + ": " + why + ", and its loader (" + k.loader() + ") fails on them");
+                } else {
+                    losses.add(what + ": " + why + "; its loader skips them (their state is lost)");
+                }
+            }
+        }
+        List<String> notes = new ArrayList<>();
+        long legacy = magic[0] + magic[1];
+        if (legacy > 0 && r.line().startsWith("4.")) {
+            notes.add(count(legacy, "batch", "batches") + " of magic 0 and 1: Kafka " + r.line() + " reads them, and its cleaner"
+                    + " rewrites those of compacted topics as magic 2 (4.0 writes no older format: KIP-724)");
+        }
+        return new Verdict(r.line(), r.release(), blockers.isEmpty(), List.copyOf(blockers), List.copyOf(losses), List.copyOf(notes));
+    }
+
+    /**
+     * The oldest line from which every later line loads the logs too (the logs' minimum release),
+     * or null when even the newest does not.
+     */
+    public static String oldestLoading(List<Verdict> verdicts) {
+        String oldest = null;
+        for (int i = verdicts.size() - 1; i >= 0; i--) {
+            if (!verdicts.get(i).loads()) {
+                break;
+            }
+            oldest = verdicts.get(i).line();
+        }
+        return oldest;
+    }
+
+    private static String recordName(FormatInventory.RecordVersion v) {
+        return v.name().isEmpty() ? "record type " + v.type() : v.name();
+    }
+
+    private static String count(long n, String one) {
+        return count(n, one, one + "s");
+    }
+
+    private static String count(long n, String one, String many) {
+        return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? one : many);
+    }
+}

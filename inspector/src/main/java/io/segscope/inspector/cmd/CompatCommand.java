@@ -1,0 +1,301 @@
+package io.segscope.inspector.cmd;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.segscope.format.compat.Compatibility;
+import io.segscope.format.compat.FormatInventory;
+import io.segscope.format.compat.KafkaReleases;
+import io.segscope.format.compat.ReleaseFormats;
+import io.segscope.format.compat.StateLog;
+import io.segscope.format.logdir.LogFile;
+import io.segscope.format.logdir.Segment;
+import io.segscope.format.record.CompressionType;
+import io.segscope.inspector.Segscope;
+import io.segscope.inspector.output.Times;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** {@code segscope compat}: what the logs hold, format by format, and which Kafka releases can load them. */
+@Command(name = "compat", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Print which Kafka release lines (0.10 to 4.4) can load these logs, and why not.",
+            "From one pass over every partition: batches by message format, codec and feature;",
+            "the record types and versions of __consumer_offsets, __transaction_state,",
+            "__share_group_state and the KRaft metadata log, with when they were first seen;",
+            "joined with what each release line reads (its schemas and its loaders).",
+            "--target VERSION exits 1 when that release cannot load them (downgrade safety).", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success (with --target: the target loads the logs)", "1:--target cannot load the logs",
+            "2:usage error", "3:I/O error"})
+public final class CompatCommand implements Callable<Integer> {
+    enum Format { table, jsonl }
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs, partition dirs, or archives.")
+    List<Path> paths;
+
+    @Option(names = "--target", paramLabel = "VERSION", description = "A Kafka release (e.g. 3.9.1 or 3.9): exit 1 when it cannot load the logs, and say why.")
+    String target;
+
+    @Option(names = "--format", defaultValue = "table", description = "table (default) or jsonl.")
+    Format format;
+
+    @CommandLine.Mixin
+    OptionValues.ReadOptions read;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ReleaseFormats targetLine = null;
+        if (target != null) {
+            targetLine = KafkaReleases.line(target);
+            if (targetLine == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--target: " + TextQuote.quote(target)
+                        + " is not a Kafka release from 0.10.0 to 4.4 (e.g. 3.9.1 or 3.9)");
+            }
+        }
+        try (InventorySource source = InventorySource.open("compat", paths, err)) {
+            List<FormatInventory.Counts> counts = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (InventorySource.Dir d : source.dirs()) {
+                // one copy of each partition (of several brokers' replicas, the first given)
+                if (!seen.add(d.dir().topic() + "-" + d.dir().partition())) {
+                    continue;
+                }
+                List<LogFile> files = new ArrayList<>();
+                for (Segment s : d.dir().segments().segments()) {
+                    s.log().ifPresent(l -> files.add(LogFile.classify(l, Optional.of(d.dir().name()))));
+                }
+                counts.add(FormatInventory.of(d.dir().topic(), d.dir().partition(), files, read.readerOptions()));
+            }
+            Map<String, Compatibility.TopicFormats> topics = Compatibility.byTopic(counts);
+            List<Compatibility.Verdict> verdicts = Compatibility.judge(topics);
+            String oldest = Compatibility.oldestLoading(verdicts);
+            Compatibility.Verdict chosen = null;
+            if (targetLine != null) {
+                for (Compatibility.Verdict v : verdicts) {
+                    if (v.line().equals(targetLine.line())) {
+                        chosen = v;
+                    }
+                }
+            }
+            if (format == Format.jsonl) {
+                jsonl(out, topics, verdicts, oldest, chosen);
+            } else {
+                table(out, topics, verdicts, oldest, chosen);
+            }
+            out.flush();
+            if (counts.isEmpty()) {
+                err.print("compat: no partition found\n");
+            }
+            if (source.ioError()) {
+                return Segscope.EXIT_IO;
+            }
+            return chosen != null && !chosen.loads() ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+        }
+    }
+
+    private static List<String> summary(Map<String, Compatibility.TopicFormats> topics, List<Compatibility.Verdict> verdicts,
+                                        String oldest, Compatibility.Verdict chosen) {
+        List<String> lines = new ArrayList<>();
+        if (oldest == null) {
+            Compatibility.Verdict last = verdicts.get(verdicts.size() - 1);
+            lines.add("No Kafka release up to " + last.line() + " loads these logs: " + last.blockers().get(0)
+                    + (last.blockers().size() > 1 ? " (and " + (last.blockers().size() - 1) + " more)" : ""));
+        } else {
+            lines.add("These logs load in Kafka " + oldest + " and later.");
+            for (int i = 1; i < verdicts.size(); i++) {
+                if (verdicts.get(i).line().equals(oldest)) {
+                    Compatibility.Verdict before = verdicts.get(i - 1);
+                    lines.add("Kafka " + before.line() + " cannot: " + before.blockers().get(0)
+                            + (before.blockers().size() > 1 ? " (and " + (before.blockers().size() - 1) + " more)" : "") + ".");
+                }
+            }
+        }
+        // the newest version of each coordinator record type, and when it was first written
+        for (Compatibility.TopicFormats t : topics.values()) {
+            if (StateLog.forTopic(t.topic()) == null || StateLog.forTopic(t.topic()) == StateLog.CLUSTER_METADATA) {
+                continue;
+            }
+            Map<Integer, FormatInventory.RecordVersion> newest = new java.util.TreeMap<>();
+            for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
+                if (v.version() >= 0) {
+                    newest.merge((int) v.type(), v, (a, b) -> b.version() > a.version() ? b : a);
+                }
+            }
+            for (FormatInventory.RecordVersion v : newest.values()) {
+                if (v.type() <= 2) {   // offset commits and classic group metadata; the transaction log
+                    lines.add(t.topic() + ": " + (v.name().isEmpty() ? "type " + v.type() : v.name()) + "Value v" + v.version()
+                            + (v.firstTimestamp() >= 0 ? " since " + Times.iso(v.firstTimestamp()) : "") + " in "
+                            + t.partitionsWith().get(v.type() + "/" + v.version()) + " partition(s)"
+                            + (v.known() ? "" : ", a version segscope does not know"));
+                }
+            }
+        }
+        if (chosen != null) {
+            if (chosen.loads()) {
+                lines.add("Kafka " + chosen.line() + " (--target) loads these logs" + (chosen.losses().isEmpty() ? "."
+                        : ", but skips: " + String.join("; ", chosen.losses()) + "."));
+            } else {
+                lines.add("Downgrade to Kafka " + chosen.line() + " (--target) is unsafe: " + String.join("; ", chosen.blockers()) + ".");
+            }
+        }
+        return lines;
+    }
+
+    private static void table(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, List<Compatibility.Verdict> verdicts,
+                              String oldest, Compatibility.Verdict chosen) {
+        StringBuilder sb = new StringBuilder();
+        for (String l : summary(topics, verdicts, oldest, chosen)) {
+            sb.append(l).append('\n');
+        }
+        out.print(sb.append('\n'));
+        Table lines = new Table("LINE", "RELEASE", "LOADS", "BLOCKERS", "LOSSES", "FIRST-REASON");
+        for (Compatibility.Verdict v : verdicts) {
+            String reason = !v.blockers().isEmpty() ? v.blockers().get(0) : !v.losses().isEmpty() ? "skips: " + v.losses().get(0)
+                    : !v.notes().isEmpty() ? v.notes().get(0) : "-";
+            lines.add(v.line(), v.release(), v.loads() ? "yes" : "no", Integer.toString(v.blockers().size()),
+                    Integer.toString(v.losses().size()), reason);
+        }
+        lines.print(out);
+        out.print('\n');
+        Table formats = new Table("TOPIC", "PARTITIONS", "BATCHES", "MAGIC-0", "MAGIC-1", "MAGIC-2", "CODECS", "IDEMPOTENT",
+                "TRANSACTIONAL", "CONTROL", "DELETE-HORIZON", "LOG-APPEND-TIME", "RECORDS-WITH-HEADERS");
+        for (Compatibility.TopicFormats t : topics.values()) {
+            StringBuilder codecs = new StringBuilder();
+            t.codecs().forEach((c, n) -> codecs.append(codecs.isEmpty() ? "" : ",").append(c.toString().toLowerCase(Locale.ROOT))
+                    .append('(').append(n).append(')'));
+            StringBuilder control = new StringBuilder();
+            t.controlTypes().forEach((c, n) -> control.append(control.isEmpty() ? "" : ",").append(c).append('(').append(n).append(')'));
+            formats.add(Table.cell(t.topic()), Integer.toString(t.partitions()), Long.toString(t.batches()),
+                    Long.toString(t.batchesByMagic()[0]), Long.toString(t.batchesByMagic()[1]), Long.toString(t.batchesByMagic()[2]),
+                    codecs.toString(), Long.toString(t.idempotentBatches()), Long.toString(t.transactionalBatches()),
+                    control.isEmpty() ? "-" : control.toString(), Long.toString(t.deleteHorizonBatches()),
+                    Long.toString(t.logAppendTimeBatches()), Long.toString(t.recordsWithHeaders()));
+        }
+        formats.print(out);
+        Table records = new Table("TOPIC", "TYPE", "NAME", "VERSION", "RECORDS", "PARTITIONS", "FIRST-SEEN", "LAST-SEEN", "KNOWN");
+        for (Compatibility.TopicFormats t : topics.values()) {
+            for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
+                records.add(Table.cell(t.topic()), Short.toString(v.type()), v.name().isEmpty() ? "-" : v.name(),
+                        v.version() < 0 ? "tombstone" : "v" + v.version(), Long.toString(v.count()),
+                        Integer.toString(t.partitionsWith().get(v.type() + "/" + v.version())), Times.iso(v.firstTimestamp()),
+                        Times.iso(v.lastTimestamp()), v.known() ? "yes" : "no");
+            }
+        }
+        if (records.size() > 0) {
+            out.print('\n');
+            records.print(out);
+        }
+    }
+
+    private static void jsonl(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, List<Compatibility.Verdict> verdicts,
+                              String oldest, Compatibility.Verdict chosen) throws IOException {
+        JsonGenerator g = new JsonFactory().createGenerator(out);
+        g.setRootValueSeparator(null);
+        g.writeStartObject();
+        g.writeStringField("line", "summary");
+        if (oldest == null) {
+            g.writeNullField("oldestLoading");
+        } else {
+            g.writeStringField("oldestLoading", oldest);
+        }
+        if (chosen != null) {
+            g.writeStringField("target", chosen.line());
+            g.writeBooleanField("targetLoads", chosen.loads());
+        }
+        g.writeArrayFieldStart("text");
+        for (String l : summary(topics, verdicts, oldest, chosen)) {
+            g.writeString(l);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.flush();
+        out.print('\n');
+        for (Compatibility.Verdict v : verdicts) {
+            g.writeStartObject();
+            g.writeStringField("line", "verdict");
+            g.writeStringField("kafka", v.line());
+            g.writeStringField("release", v.release());
+            g.writeBooleanField("loads", v.loads());
+            strings(g, "blockers", v.blockers());
+            strings(g, "losses", v.losses());
+            strings(g, "notes", v.notes());
+            g.writeEndObject();
+            g.flush();
+            out.print('\n');
+        }
+        for (Compatibility.TopicFormats t : topics.values()) {
+            g.writeStartObject();
+            g.writeStringField("line", "topic");
+            g.writeStringField("topic", t.topic());
+            g.writeNumberField("partitions", t.partitions());
+            g.writeNumberField("batches", t.batches());
+            g.writeNumberField("records", t.records());
+            g.writeArrayFieldStart("batchesByMagic");
+            for (long n : t.batchesByMagic()) {
+                g.writeNumber(n);
+            }
+            g.writeEndArray();
+            g.writeNumberField("otherMagicBatches", t.otherMagicBatches());
+            g.writeObjectFieldStart("codecs");
+            for (Map.Entry<CompressionType, Long> e : t.codecs().entrySet()) {
+                g.writeNumberField(e.getKey().toString().toLowerCase(Locale.ROOT), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeNumberField("idempotentBatches", t.idempotentBatches());
+            g.writeNumberField("transactionalBatches", t.transactionalBatches());
+            g.writeObjectFieldStart("controlBatches");
+            for (Map.Entry<String, Long> e : t.controlTypes().entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeNumberField("deleteHorizonBatches", t.deleteHorizonBatches());
+            g.writeNumberField("logAppendTimeBatches", t.logAppendTimeBatches());
+            g.writeNumberField("recordsWithHeaders", t.recordsWithHeaders());
+            g.writeNumberField("unknownTaggedFields", t.unknownTaggedFields());
+            g.writeArrayFieldStart("recordVersions");
+            for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
+                g.writeStartObject();
+                g.writeNumberField("type", v.type());
+                g.writeStringField("name", v.name());
+                g.writeNumberField("version", v.version());
+                g.writeBooleanField("known", v.known());
+                g.writeNumberField("records", v.count());
+                g.writeNumberField("partitions", t.partitionsWith().get(v.type() + "/" + v.version()));
+                PartitionsCommand.writeTime(g, "firstTimestamp", v.firstTimestamp());
+                PartitionsCommand.writeTime(g, "lastTimestamp", v.lastTimestamp());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.flush();
+            out.print('\n');
+        }
+    }
+
+    private static void strings(JsonGenerator g, String name, List<String> values) throws IOException {
+        g.writeArrayFieldStart(name);
+        for (String s : values) {
+            g.writeString(s);
+        }
+        g.writeEndArray();
+    }
+}

@@ -1,0 +1,61 @@
+package io.segscope.inspector.cmd;
+
+import io.segscope.inspector.JsonLines;
+import io.segscope.inspector.Run;
+import io.segscope.testdata.Corpus;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code segscope compat}: the summary, the verdict per line, {@code --target} and its exit codes. */
+class CompatCommandTest {
+    private static final String PLAIN = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+
+    @Test
+    void summaryAndVerdicts() {
+        Run r = Run.of("compat", PLAIN);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("These logs load in Kafka 4.3 and later.\nKafka 4.2 cannot: ");
+        assertThat(r.out()).contains("__consumer_offsets: OffsetCommitValue v4 since 2026-11-30T04:03:33.378Z in 23 partition(s)");
+        assertThat(r.out()).containsPattern("\\n4\\.4 +4\\.4\\.0 +yes +0 +0 ");
+        assertThat(r.out()).containsPattern("\\n0\\.10\\.0 +0\\.10\\.0\\.1 +no ");
+    }
+
+    @Test
+    void targetSaysWhetherADowngradeIsSafe() {
+        Run ok = Run.of("compat", "--target", "4.4.0", PLAIN);
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.out()).contains("Kafka 4.4 (--target) loads these logs.");
+        Run no = Run.of("compat", "--target", "3.9.1", PLAIN);
+        assertThat(no.exit()).isEqualTo(1);
+        assertThat(no.out()).contains("Downgrade to Kafka 3.9 (--target) is unsafe: ").contains("RegisterBrokerRecord v4");
+        Run legacy = Run.of("compat", "--target", "2.3", Corpus.corpus().resolve("legacy-3.9.1-ibp2.8-lz4/logdir").toString());
+        assertThat(legacy.exit()).isZero();
+        Run older = Run.of("compat", "--target", "2.2.1", Corpus.corpus().resolve("legacy-3.9.1-ibp2.8-lz4/logdir").toString());
+        assertThat(older.exit()).isEqualTo(1);
+        assertThat(older.out()).contains("GroupMetadata v3");
+    }
+
+    @Test
+    void jsonl() {
+        Run r = Run.of("compat", "--format", "jsonl", "--target", "3.9", PLAIN);
+        assertThat(r.exit()).isEqualTo(1);
+        List<Map<String, Object>> lines = JsonLines.parse(r.out());
+        assertThat(lines.get(0)).containsEntry("line", "summary").containsEntry("oldestLoading", "4.3")
+                .containsEntry("target", "3.9").containsEntry("targetLoads", false);
+        assertThat(lines).filteredOn(m -> "verdict".equals(m.get("line"))).hasSize(30);
+        Map<String, Object> offsets = lines.stream().filter(m -> "__consumer_offsets".equals(m.get("topic"))).findFirst().orElseThrow();
+        assertThat(offsets.get("batches")).isEqualTo(464L);
+        assertThat(offsets.get("records")).isEqualTo(1634L);
+    }
+
+    @Test
+    void badValues() {
+        assertThat(Run.of("compat", "--target", "9.9", PLAIN).exit()).isEqualTo(2);
+        assertThat(Run.of("compat", "--target", "abc", PLAIN).exit()).isEqualTo(2);
+        assertThat(Run.of("compat", "/nonexistent/segscope").exit()).isEqualTo(3);
+    }
+}
