@@ -86,6 +86,7 @@ class HostileCliPropertyTest {
                     new String[]{"partitions", "--time", "1700000000000", copy.toString()},
                     new String[]{"lag", "--format", "kafka", copy.toString()},
                     new String[]{"transactions", "--format", "jsonl", copy.toString()},
+                    new String[]{"compat", copy.toString()},
                     new String[]{"compact", "--dry-run", "--roll", "--format", "jsonl", copy.toString()},
                     new String[]{"compact", "--roll", "--out", dir.resolve("out").toString(), copy.toString()},
                     new String[]{"compact", "--snapshot", "--out", dir.resolve("snapshot").toString(), copy.toString()})) {

@@ -101,6 +101,7 @@ public class InputsUnchangedTest {
                 new String[]{"partitions", "--time", "-3", dir},
                 new String[]{"lag", "--format", "kafka", dir},
                 new String[]{"transactions", "--list", dir},
+                new String[]{"compat", "--format", "jsonl", dir},
                 new String[]{"transactions", "--format", "jsonl", dir},
                 new String[]{"compact", "--dry-run", "--roll", dir},
                 new String[]{"compact", "--roll", "--snapshot", "--out", out, dir});
