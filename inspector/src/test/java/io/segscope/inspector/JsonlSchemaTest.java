@@ -47,7 +47,7 @@ class JsonlSchemaTest {
                 }
             }
         }
-        assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "dump-batch", "dump-offset-index-entry", "dump-record",
+        assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "compat-line", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
                 "history-event", "lag-offset", "locate-group", "offsets-offset", "partitions-replica", "salvage-partition",
                 "transactions-list", "transactions-transaction", "verify-finding");
@@ -160,6 +160,8 @@ class JsonlSchemaTest {
                         new String[]{"lag-offset", "lag", "--format", "jsonl", logDir},
                         new String[]{"transactions-transaction", "transactions", "--format", "jsonl", logDir},
                         new String[]{"transactions-list", "transactions", "--list", "--format", "jsonl", logDir},
+                        new String[]{"compat-line", "compat", "--format", "jsonl", "--target", "3.9", logDir},
+                        new String[]{"compat-line", "compat", "--format", "jsonl", "--per-partition", logDir},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--log-dir", logDir, "simple,comma,group", "g"},
                         new String[]{"locate-group", "locate", "--format", "jsonl", "--topic", "__transaction_state",
                             "--log-dir", logDir, "txn-producer-ü-1"},

@@ -53,6 +53,9 @@ public final class CompatCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", description = "table (default) or jsonl.")
     Format format;
 
+    @Option(names = "--per-partition", description = "The formats and record versions of each partition, not summed per topic.")
+    boolean perPartition;
+
     @CommandLine.Mixin
     OptionValues.ReadOptions read;
 
@@ -87,6 +90,16 @@ public final class CompatCommand implements Callable<Integer> {
             }
             Map<String, Compatibility.TopicFormats> topics = Compatibility.byTopic(counts);
             List<Compatibility.Verdict> verdicts = Compatibility.judge(topics);
+            Map<String, Compatibility.TopicFormats> shown = topics;
+            if (perPartition) {
+                shown = new java.util.LinkedHashMap<>();
+                counts.sort(java.util.Comparator.comparing(FormatInventory.Counts::topic).thenComparingInt(FormatInventory.Counts::partition));
+                for (FormatInventory.Counts c : counts) {
+                    Compatibility.TopicFormats one = Compatibility.byTopic(List.of(c)).get(c.topic());
+                    shown.put(c.topic() + "-" + c.partition(), one);
+                    partitionOf.put(one, c.partition());
+                }
+            }
             String oldest = Compatibility.oldestLoading(verdicts);
             Compatibility.Verdict chosen = null;
             if (targetLine != null) {
@@ -97,9 +110,9 @@ public final class CompatCommand implements Callable<Integer> {
                 }
             }
             if (format == Format.jsonl) {
-                jsonl(out, topics, verdicts, oldest, chosen);
+                jsonl(out, topics, shown, verdicts, oldest, chosen);
             } else {
-                table(out, topics, verdicts, oldest, chosen);
+                table(out, topics, shown, verdicts, oldest, chosen);
             }
             out.flush();
             if (counts.isEmpty()) {
@@ -160,8 +173,16 @@ public final class CompatCommand implements Callable<Integer> {
         return lines;
     }
 
-    private static void table(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, List<Compatibility.Verdict> verdicts,
-                              String oldest, Compatibility.Verdict chosen) {
+    /** With --per-partition: the partition of each shown row. */
+    private final Map<Compatibility.TopicFormats, Integer> partitionOf = new java.util.IdentityHashMap<>();
+
+    private String label(Compatibility.TopicFormats t) {
+        Integer p = partitionOf.get(t);
+        return p == null ? t.topic() : t.topic() + "-" + p;
+    }
+
+    private void table(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, Map<String, Compatibility.TopicFormats> shown,
+                       List<Compatibility.Verdict> verdicts, String oldest, Compatibility.Verdict chosen) {
         StringBuilder sb = new StringBuilder();
         for (String l : summary(topics, verdicts, oldest, chosen)) {
             sb.append(l).append('\n');
@@ -176,25 +197,25 @@ public final class CompatCommand implements Callable<Integer> {
         }
         lines.print(out);
         out.print('\n');
-        Table formats = new Table("TOPIC", "PARTITIONS", "BATCHES", "MAGIC-0", "MAGIC-1", "MAGIC-2", "CODECS", "IDEMPOTENT",
+        Table formats = new Table(perPartition ? "PARTITION" : "TOPIC", "PARTITIONS", "BATCHES", "MAGIC-0", "MAGIC-1", "MAGIC-2", "CODECS", "IDEMPOTENT",
                 "TRANSACTIONAL", "CONTROL", "DELETE-HORIZON", "LOG-APPEND-TIME", "RECORDS-WITH-HEADERS");
-        for (Compatibility.TopicFormats t : topics.values()) {
+        for (Compatibility.TopicFormats t : shown.values()) {
             StringBuilder codecs = new StringBuilder();
             t.codecs().forEach((c, n) -> codecs.append(codecs.isEmpty() ? "" : ",").append(c.toString().toLowerCase(Locale.ROOT))
                     .append('(').append(n).append(')'));
             StringBuilder control = new StringBuilder();
             t.controlTypes().forEach((c, n) -> control.append(control.isEmpty() ? "" : ",").append(c).append('(').append(n).append(')'));
-            formats.add(Table.cell(t.topic()), Integer.toString(t.partitions()), Long.toString(t.batches()),
+            formats.add(Table.cell(label(t)), Integer.toString(t.partitions()), Long.toString(t.batches()),
                     Long.toString(t.batchesByMagic()[0]), Long.toString(t.batchesByMagic()[1]), Long.toString(t.batchesByMagic()[2]),
                     codecs.toString(), Long.toString(t.idempotentBatches()), Long.toString(t.transactionalBatches()),
                     control.isEmpty() ? "-" : control.toString(), Long.toString(t.deleteHorizonBatches()),
                     Long.toString(t.logAppendTimeBatches()), Long.toString(t.recordsWithHeaders()));
         }
         formats.print(out);
-        Table records = new Table("TOPIC", "TYPE", "NAME", "VERSION", "RECORDS", "PARTITIONS", "FIRST-SEEN", "LAST-SEEN", "KNOWN");
-        for (Compatibility.TopicFormats t : topics.values()) {
+        Table records = new Table(perPartition ? "PARTITION" : "TOPIC", "TYPE", "NAME", "VERSION", "RECORDS", "PARTITIONS", "FIRST-SEEN", "LAST-SEEN", "KNOWN");
+        for (Compatibility.TopicFormats t : shown.values()) {
             for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
-                records.add(Table.cell(t.topic()), Short.toString(v.type()), v.name().isEmpty() ? "-" : v.name(),
+                records.add(Table.cell(label(t)), Short.toString(v.type()), v.name().isEmpty() ? "-" : v.name(),
                         v.version() < 0 ? "tombstone" : "v" + v.version(), Long.toString(v.count()),
                         Integer.toString(t.partitionsWith().get(v.type() + "/" + v.version())), Times.iso(v.firstTimestamp()),
                         Times.iso(v.lastTimestamp()), v.known() ? "yes" : "no");
@@ -206,8 +227,8 @@ public final class CompatCommand implements Callable<Integer> {
         }
     }
 
-    private static void jsonl(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, List<Compatibility.Verdict> verdicts,
-                              String oldest, Compatibility.Verdict chosen) throws IOException {
+    private void jsonl(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, Map<String, Compatibility.TopicFormats> shown,
+                       List<Compatibility.Verdict> verdicts, String oldest, Compatibility.Verdict chosen) throws IOException {
         JsonGenerator g = new JsonFactory().createGenerator(out);
         g.setRootValueSeparator(null);
         g.writeStartObject();
@@ -242,10 +263,13 @@ public final class CompatCommand implements Callable<Integer> {
             g.flush();
             out.print('\n');
         }
-        for (Compatibility.TopicFormats t : topics.values()) {
+        for (Compatibility.TopicFormats t : shown.values()) {
             g.writeStartObject();
             g.writeStringField("line", "topic");
             g.writeStringField("topic", t.topic());
+            if (partitionOf.containsKey(t)) {
+                g.writeNumberField("partition", partitionOf.get(t));
+            }
             g.writeNumberField("partitions", t.partitions());
             g.writeNumberField("batches", t.batches());
             g.writeNumberField("records", t.records());
