@@ -6,6 +6,7 @@ import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.logdir.LogFile;
+import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.record.Batch;
 import io.segscope.format.record.ControlRecord;
 import io.segscope.format.record.LogRecord;
@@ -83,6 +84,39 @@ public final class FormatInventory implements RecordSink {
     private FormatInventory(String topic, int partition) {
         this.topic = topic;
         this.partition = partition;
+    }
+
+    /**
+     * Reads a partition dir: {@link #files(PartitionDir)}, decoding records by topic.
+     */
+    public static Counts of(PartitionDir dir, ReaderOptions options) {
+        return of(dir.topic(), dir.partition(), files(dir), options);
+    }
+
+    /**
+     * A partition's live {@code .log} files in offset order; for the KRaft metadata log its latest
+     * KRaft snapshot first, the state a broker loads before the log (after a snapshot the segments
+     * below it may be gone, and with them the only copy of the record versions it holds).
+     */
+    public static List<LogFile> files(PartitionDir dir) {
+        List<LogFile> out = new java.util.ArrayList<>();
+        if (dir.name().isMetadataLog()) {
+            LogFile latest = null;
+            for (io.segscope.format.logdir.FileEntry e : dir.dir().children()) {
+                LogFile f = LogFile.classify(e, java.util.Optional.of(dir.name()));
+                if (f.kind() == io.segscope.format.logdir.FileKind.KRAFT_SNAPSHOT
+                        && (latest == null || f.baseOffset() > latest.baseOffset())) {
+                    latest = f;
+                }
+            }
+            if (latest != null) {
+                out.add(latest);
+            }
+        }
+        for (io.segscope.format.logdir.Segment s : dir.segments().segments()) {
+            s.log().ifPresent(l -> out.add(LogFile.classify(l, java.util.Optional.of(dir.name()))));
+        }
+        return out;
     }
 
     /**

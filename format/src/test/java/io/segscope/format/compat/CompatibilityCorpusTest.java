@@ -1,10 +1,7 @@
 package io.segscope.format.compat;
 
-import io.segscope.format.logdir.FileKind;
 import io.segscope.format.logdir.LogDir;
-import io.segscope.format.logdir.LogFile;
 import io.segscope.format.logdir.PartitionDir;
-import io.segscope.format.logdir.Segment;
 import io.segscope.format.record.ReaderOptions;
 import io.segscope.testdata.Corpus;
 import org.junit.jupiter.api.Test;
@@ -13,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,11 +22,7 @@ class CompatibilityCorpusTest {
     static Map<String, Compatibility.TopicFormats> topics(Path logDir) {
         List<FormatInventory.Counts> counts = new ArrayList<>();
         for (PartitionDir p : LogDir.open(logDir).partitions()) {
-            List<LogFile> files = new ArrayList<>();
-            for (Segment s : p.segments().segments()) {
-                s.log().ifPresent(l -> files.add(LogFile.classify(l, Optional.of(p.name()))));
-            }
-            counts.add(FormatInventory.of(p.topic(), p.partition(), files, ReaderOptions.defaults()));
+            counts.add(FormatInventory.of(p, ReaderOptions.defaults()));
         }
         return Compatibility.byTopic(counts);
     }

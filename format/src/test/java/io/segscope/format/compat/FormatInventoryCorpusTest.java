@@ -126,6 +126,30 @@ class FormatInventoryCorpusTest {
     }
 
     /**
+     * The KRaft metadata log is read with its latest KRaft snapshot before its segments: the records
+     * of the log and those of the snapshot (which the log's dumps above do not count).
+     */
+    @TestFactory
+    Stream<DynamicTest> metadataLogWithItsSnapshot() {
+        return Stream.of("kraft-4.4.0-plain", "kraft-4.4.0-compressed", "kraft-3.9.1-plain").map(run -> DynamicTest.dynamicTest(run, () -> {
+            PartitionDir p = LogDir.open(Corpus.corpus().resolve(run).resolve("logdir")).partitions().stream()
+                    .filter(d -> d.name().isMetadataLog()).findFirst().orElseThrow();
+            List<LogFile> files = FormatInventory.files(p);
+            assertThat(files.get(0).kind()).isEqualTo(FileKind.KRAFT_SNAPSHOT);
+            FormatInventory.Counts logOnly = FormatInventory.of(p.topic(), p.partition(), files(p), ReaderOptions.defaults());
+            FormatInventory.Counts all = FormatInventory.of(p, ReaderOptions.defaults());
+            assertThat(all.records()).isGreaterThan(logOnly.records());
+            assertThat(all.recordVersions().keySet()).containsAll(logOnly.recordVersions().keySet());
+            long snapshotRecords = 0;
+            for (FormatInventory.RecordVersion v : all.recordVersions().values()) {
+                FormatInventory.RecordVersion l = logOnly.recordVersions().get(v.type() + "/" + v.version());
+                snapshotRecords += v.count() - (l == null ? 0 : l.count());
+            }
+            assertThat(snapshotRecords).as("records the snapshot adds").isPositive();
+        }));
+    }
+
+    /**
      * The legacy runs (corpus/LEGACY.md, "Runs and what is in them"): the message format of every
      * batch, and the OffsetCommitValue and GroupMetadataValue versions with their counts.
      */

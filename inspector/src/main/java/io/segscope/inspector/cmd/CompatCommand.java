@@ -7,8 +7,6 @@ import io.segscope.format.compat.FormatInventory;
 import io.segscope.format.compat.KafkaReleases;
 import io.segscope.format.compat.ReleaseFormats;
 import io.segscope.format.compat.StateLog;
-import io.segscope.format.logdir.LogFile;
-import io.segscope.format.logdir.Segment;
 import io.segscope.format.record.CompressionType;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.output.Times;
@@ -25,7 +23,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -82,11 +79,7 @@ public final class CompatCommand implements Callable<Integer> {
                 if (!seen.add(d.dir().topic() + "-" + d.dir().partition())) {
                     continue;
                 }
-                List<LogFile> files = new ArrayList<>();
-                for (Segment s : d.dir().segments().segments()) {
-                    s.log().ifPresent(l -> files.add(LogFile.classify(l, Optional.of(d.dir().name()))));
-                }
-                counts.add(FormatInventory.of(d.dir().topic(), d.dir().partition(), files, read.readerOptions()));
+                counts.add(FormatInventory.of(d.dir(), read.readerOptions()));
             }
             Map<String, Compatibility.TopicFormats> topics = Compatibility.byTopic(counts);
             List<Compatibility.Verdict> verdicts = Compatibility.judge(topics);
