@@ -82,35 +82,35 @@ public record KafkaLoad(long logEndOffset, long logStartOffset, Map<Long, Intege
     }
 
     private static KafkaLoad of(UnifiedLog log) throws IOException {
-                Map<Long, Integer> sizes = new TreeMap<>();
-                List<String> batches = new ArrayList<>();
-                Map<Long, List<String>> aborted = new TreeMap<>();
-                for (LogSegment s : log.logSegments()) {
-                    sizes.put(s.baseOffset(), s.size());
-                    FileRecords records = s.log();
-                    for (RecordBatch b : records.batches()) {
-                        batches.add(b.baseOffset() + ".." + b.lastOffset() + " magic " + b.magic() + " crc " + b.checksum()
-                                + " bytes " + b.sizeInBytes());
-                    }
-                    List<String> txns = new ArrayList<>();
-                    s.txnIndex().allAbortedTxns().forEach(t -> txns.add(t.producerId() + " " + t.firstOffset() + ".."
-                            + t.lastOffset() + " lso " + t.lastStableOffset()));
-                    if (!txns.isEmpty()) {
-                        aborted.put(s.baseOffset(), txns);
-                    }
-                }
-                Map<Long, String> producers = new TreeMap<>();
-                for (Map.Entry<Long, ProducerStateEntry> e : log.producerStateManager().activeProducers().entrySet()) {
-                    ProducerStateEntry p = e.getValue();
-                    BatchMetadata last = p.batchMetadata().stream().reduce((a, b) -> b).orElse(null);
-                    producers.put(e.getKey(), "epoch " + p.producerEpoch() + " lastSeq " + (last == null ? -1 : last.lastSeq())
-                            + " lastOffset " + p.lastDataOffset() + " delta " + (last == null ? 0 : last.offsetDelta())
-                            + " ts " + p.lastTimestamp()
-                            + " coordinatorEpoch " + p.coordinatorEpoch() + " txnFirst " + p.currentTxnFirstOffset());
-                }
-                List<String> epochs = new ArrayList<>();
-                log.leaderEpochCache().epochEntries().forEach(e -> epochs.add(e.epoch() + " " + e.startOffset()));
-                return new KafkaLoad(log.logEndOffset(), log.logStartOffset(), sizes, batches, producers, epochs, aborted);
+        Map<Long, Integer> sizes = new TreeMap<>();
+        List<String> batches = new ArrayList<>();
+        Map<Long, List<String>> aborted = new TreeMap<>();
+        for (LogSegment s : log.logSegments()) {
+            sizes.put(s.baseOffset(), s.size());
+            FileRecords records = s.log();
+            for (RecordBatch b : records.batches()) {
+                batches.add(b.baseOffset() + ".." + b.lastOffset() + " magic " + b.magic() + " crc " + b.checksum()
+                        + " bytes " + b.sizeInBytes());
+            }
+            List<String> txns = new ArrayList<>();
+            s.txnIndex().allAbortedTxns().forEach(t -> txns.add(t.producerId() + " " + t.firstOffset() + ".."
+                    + t.lastOffset() + " lso " + t.lastStableOffset()));
+            if (!txns.isEmpty()) {
+                aborted.put(s.baseOffset(), txns);
+            }
+        }
+        Map<Long, String> producers = new TreeMap<>();
+        for (Map.Entry<Long, ProducerStateEntry> e : log.producerStateManager().activeProducers().entrySet()) {
+            ProducerStateEntry p = e.getValue();
+            BatchMetadata last = p.batchMetadata().stream().reduce((a, b) -> b).orElse(null);
+            producers.put(e.getKey(), "epoch " + p.producerEpoch() + " lastSeq " + (last == null ? -1 : last.lastSeq())
+                    + " lastOffset " + p.lastDataOffset() + " delta " + (last == null ? 0 : last.offsetDelta())
+                    + " ts " + p.lastTimestamp()
+                    + " coordinatorEpoch " + p.coordinatorEpoch() + " txnFirst " + p.currentTxnFirstOffset());
+        }
+        List<String> epochs = new ArrayList<>();
+        log.leaderEpochCache().epochEntries().forEach(e -> epochs.add(e.epoch() + " " + e.startOffset()));
+        return new KafkaLoad(log.logEndOffset(), log.logStartOffset(), sizes, batches, producers, epochs, aborted);
     }
 
     /** Copies the regular files of {@code from} into a new dir {@code to}. */
