@@ -479,7 +479,7 @@ public final class ZkWorkload {
                 ZkMultiOps.commits(this, c, group, "audit.log");
             }
         }
-        deleteRecursive(admin, "/consumers/" + GROUPS[4]);
+        deleteRecursive(admin, "/consumers/" + GROUPS[7]);
     }
 
     /** The killed runs: a pipelined burst of commits; the server is SIGKILLed in its middle. */
@@ -496,9 +496,27 @@ public final class ZkWorkload {
         AtomicInteger acked = new AtomicInteger();
         AtomicInteger pending = new AtomicInteger();
         List<Map<String, Object>> burst = new ArrayList<>();
-        for (int i = 0; i < 100_000 && acked.get() < killAfter; i++) {
-            while (pending.get() >= 20) {
+        // The kill comes from another thread while this one keeps sending, so that writes are in
+        // flight when the server dies.
+        java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread killer = new Thread(() -> {
+            try {
+                while (acked.get() < killAfter) {
+                    Thread.sleep(1);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            killed.set(true);
+        });
+        killer.start();
+        for (int i = 0; i < 100_000 && !killed.get(); i++) {
+            while (pending.get() >= 200 && !killed.get()) {
                 Thread.sleep(1);
+            }
+            if (killed.get()) {
+                break;
             }
             String path = paths.get(i % paths.size());
             long v = offsets.get(path) + 1 + rnd.nextInt(50);
@@ -522,7 +540,7 @@ public final class ZkWorkload {
                 pending.decrementAndGet();
             }, w);
         }
-        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        killer.join();
         Thread.sleep(3000);
         Map<String, Object> lastAck = null;
         Map<String, Object> lastSent = burst.get(burst.size() - 1);
