@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -24,6 +26,7 @@ import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -57,16 +60,16 @@ class ZooKeeperCorpusTest {
     void everyDataFileIsListedWithItsSizeAndHash(String name) throws IOException {
         Map<String, Object> runJson = json(run(name).resolve("run.json"));
         assertThat(runJson.get("run")).isEqualTo(name);
-        Map<String, byte[]> actual = dataFiles(name, runJson);
+        Map<String, DataFile> actual = dataFiles(name, runJson);
         Map<String, Object> listed = new TreeMap<>();
         for (Map<String, Object> f : list(runJson, "files")) {
             listed.put((String) f.get("path"), f);
         }
         assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(listed.keySet());
-        for (Map.Entry<String, byte[]> e : actual.entrySet()) {
+        for (Map.Entry<String, DataFile> e : actual.entrySet()) {
             Map<?, ?> f = (Map<?, ?>) listed.get(e.getKey());
-            assertThat(((Number) f.get("bytes")).longValue()).as(e.getKey()).isEqualTo(e.getValue().length);
-            assertThat(f.get("sha256")).as(e.getKey()).isEqualTo(sha256(e.getValue()));
+            assertThat(((Number) f.get("bytes")).longValue()).as(e.getKey()).isEqualTo(e.getValue().bytes());
+            assertThat(f.get("sha256")).as(e.getKey()).isEqualTo(e.getValue().sha256());
         }
     }
 
@@ -165,7 +168,7 @@ class ZooKeeperCorpusTest {
             if (inFlight.containsKey(path)) {
                 // Killed runs: the restarted copy holds the last acknowledged value or a later one sent.
                 long value = Long.parseLong((String) o.get("value"));
-                long acked = Long.parseLong(new String(java.util.Base64.getDecoder().decode(model.get(path))));
+                long acked = Long.parseLong(new String(Base64.getDecoder().decode(model.get(path))));
                 assertThat(value).as(path).isGreaterThanOrEqualTo(acked);
             } else {
                 assertThat(have).as("%s in %s", path, name).isEqualTo(model.get(path));
@@ -295,19 +298,34 @@ class ZooKeeperCorpusTest {
         return (String) ((Map<?, ?>) w.get("data")).get("utf8");
     }
 
-    /** The run's data files by their path relative to the run dir, from the dirs or from data.tar.gz. */
-    private static Map<String, byte[]> dataFiles(String name, Map<String, Object> runJson) throws IOException {
-        Map<String, byte[]> files = new TreeMap<>();
+    /** A data file's size and SHA-256. */
+    record DataFile(long bytes, String sha256) {
+    }
+
+    /**
+     * The run's data files by their path relative to the run dir, from the dirs or streamed from
+     * data.tar.gz (its 64 MiB logs are hashed as they are read, never held).
+     */
+    private static Map<String, DataFile> dataFiles(String name, Map<String, Object> runJson) throws IOException {
+        Map<String, DataFile> files = new TreeMap<>();
         if (runJson.get("archive") != null) {
-            try (InputStream in = new GZIPInputStream(Files.newInputStream(run(name).resolve((String) runJson.get("archive"))))) {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(run(name).resolve((String) runJson.get("archive"))), 1 << 16)) {
                 byte[] header = new byte[512];
+                byte[] buf = new byte[1 << 16];
                 while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
-                    String entry = new String(header, 0, 100, java.nio.charset.StandardCharsets.UTF_8).replace("\0", "");
-                    long size = Long.parseLong(new String(header, 124, 11, java.nio.charset.StandardCharsets.US_ASCII).trim(), 8);
-                    byte[] body = in.readNBytes((int) size);
+                    String entry = new String(header, 0, 100, StandardCharsets.UTF_8).replace("\0", "");
+                    long size = Long.parseLong(new String(header, 124, 11, StandardCharsets.US_ASCII).trim(), 8);
+                    MessageDigest md = sha256();
+                    long left = size;
+                    while (left > 0) {
+                        int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+                        assertThat(n).as("%s is cut short", entry).isPositive();
+                        md.update(buf, 0, n);
+                        left -= n;
+                    }
                     in.readNBytes((int) ((512 - size % 512) % 512));
                     if (header[156] == '0' || header[156] == 0) {
-                        files.put(entry, body);
+                        files.put(entry, new DataFile(size, HexFormat.of().formatHex(md.digest())));
                     }
                 }
             }
@@ -320,16 +338,18 @@ class ZooKeeperCorpusTest {
             }
             try (Stream<Path> s = Files.walk(d)) {
                 for (Path f : s.filter(Files::isRegularFile).collect(Collectors.toList())) {
-                    files.put(run(name).relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
+                    byte[] b = Files.readAllBytes(f);
+                    files.put(run(name).relativize(f).toString().replace('\\', '/'),
+                            new DataFile(b.length, HexFormat.of().formatHex(sha256().digest(b))));
                 }
             }
         }
         return files;
     }
 
-    private static String sha256(byte[] b) {
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
+            return MessageDigest.getInstance("SHA-256");
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -361,7 +381,7 @@ class ZooKeeperCorpusTest {
         switch (p.currentToken()) {
             case START_OBJECT -> {
                 Map<String, Object> m = new LinkedHashMap<>();
-                while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String k = p.currentName();
                     p.nextToken();
                     m.put(k, value(p));
@@ -370,7 +390,7 @@ class ZooKeeperCorpusTest {
             }
             case START_ARRAY -> {
                 List<Object> l = new ArrayList<>();
-                while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+                while (p.nextToken() != JsonToken.END_ARRAY) {
                     l.add(value(p));
                 }
                 return l;

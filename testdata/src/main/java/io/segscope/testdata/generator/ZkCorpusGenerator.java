@@ -1,14 +1,17 @@
 package io.segscope.testdata.generator;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -135,10 +138,10 @@ public final class ZkCorpusGenerator {
 
     /** The workload's classpath: the client release's jars, this module's classes and jackson-core. */
     String clientClasspath(String clientVersion) throws IOException, InterruptedException {
-        String own = Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        String own = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(e -> e.contains("jackson-core") || e.endsWith("classes") || e.endsWith("classes/"))
-                .collect(Collectors.joining(java.io.File.pathSeparator));
-        return classpath(clientVersion) + java.io.File.pathSeparator + own;
+                .collect(Collectors.joining(File.pathSeparator));
+        return classpath(clientVersion) + File.pathSeparator + own;
     }
 
     void generate(Run run) throws Exception {
@@ -192,7 +195,7 @@ public final class ZkCorpusGenerator {
                     server = startServer(run.upgradeTo(), scratch, data, dataLog, port,
                             systemProperties(run), "server-2.out");
                     LegacyCorpusGenerator.waitForPort(port, 60, server, scratch.resolve("server-2.out"));
-                    try (Writer w = new java.io.OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8)) {
+                    try (Writer w = new OutputStreamWriter(client.getOutputStream(), StandardCharsets.UTF_8)) {
                         w.write("CONTINUE 127.0.0.1:" + port + " " + run.upgradeTo() + "\n");
                         w.flush();
                         expectLine(fromClient, "READBACK-DONE", client, scratch);
@@ -523,7 +526,7 @@ public final class ZkCorpusGenerator {
     static String sha256(Path file) throws IOException {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -3,6 +3,7 @@ package io.segscope.testdata.generator;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,9 +20,9 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
@@ -498,7 +499,7 @@ public final class ZkWorkload {
         List<Map<String, Object>> burst = new ArrayList<>();
         // The kill comes from another thread while this one keeps sending, so that writes are in
         // flight when the server dies.
-        java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean killed = new AtomicBoolean();
         Thread killer = new Thread(() -> {
             try {
                 while (acked.get() < killAfter) {
@@ -745,7 +746,7 @@ public final class ZkWorkload {
      * {@code ClientCnxn.disconnect()} stops the client's threads without a closeSession request.
      */
     void abandonSessions() throws Exception {
-        java.lang.reflect.Field f = ZooKeeper.class.getDeclaredField("cnxn");
+        Field f = ZooKeeper.class.getDeclaredField("cnxn");
         f.setAccessible(true);
         for (Map.Entry<String, ZooKeeper> e : sessions.entrySet()) {
             if (!closed.containsKey(e.getKey())) {
