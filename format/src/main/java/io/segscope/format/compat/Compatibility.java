@@ -22,13 +22,15 @@ public final class Compatibility {
      * @param partitions how many partitions the inventory read
      * @param batchesByMagic batches of magic 0, 1, 2
      * @param codecs batches by codec (any magic)
+     * @param unknownCodecBatches batches of a codec id (5 to 7) no Kafka release defines
+     * @param headersCounted whether {@code recordsWithHeaders} counts every partition's records (a deep inventory)
      * @param controlTypes control batches by type name
      * @param recordVersions "type/version" to the record version summed over the partitions, with how many partitions hold it
      */
     public record TopicFormats(String topic, int partitions, long batches, long records, long[] batchesByMagic,
-                               long otherMagicBatches, Map<CompressionType, Long> codecs, long idempotentBatches,
-                               long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
-                               long logAppendTimeBatches, long recordsWithHeaders,
+                               long otherMagicBatches, Map<CompressionType, Long> codecs, long unknownCodecBatches,
+                               long idempotentBatches, long transactionalBatches, Map<String, Long> controlTypes,
+                               long deleteHorizonBatches, long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
                                Map<String, FormatInventory.RecordVersion> recordVersions, Map<String, Integer> partitionsWith,
                                long unknownTaggedFields) {
     }
@@ -61,6 +63,8 @@ public final class Compatibility {
             long[] magic = new long[3];
             long other = 0;
             Map<CompressionType, Long> codecs = new TreeMap<>();
+            long[] unknownCodec = {0};
+            boolean deep = true;
             long idem = 0;
             long txn = 0;
             Map<String, Long> control = new TreeMap<>();
@@ -68,7 +72,8 @@ public final class Compatibility {
             long lat = 0;
             long headers = 0;
             long tags = 0;
-            Map<String, long[]> versions = new TreeMap<>();
+            Map<String, long[]> versions = new java.util.LinkedHashMap<>();
+            Map<String, Map<String, long[]>> tagSums = new TreeMap<>();
             Map<String, FormatInventory.RecordVersion> firstSeen = new TreeMap<>();
             Map<String, Integer> with = new TreeMap<>();
             for (FormatInventory.Counts c : cs) {
@@ -78,8 +83,15 @@ public final class Compatibility {
                     magic[m] += c.batchesByMagic()[m];
                 }
                 other += c.otherMagicBatches();
-                c.codecs().forEach((k, v) -> codecs.merge(CompressionType.valueOf(k.substring(k.indexOf('/') + 1)
-                        .toUpperCase(Locale.ROOT)), v, Long::sum));
+                c.codecs().forEach((k, v) -> {
+                    String name = k.substring(k.indexOf('/') + 1);
+                    if (name.equals(FormatInventory.UNKNOWN_CODEC)) {
+                        unknownCodec[0] += v;
+                    } else {
+                        codecs.merge(CompressionType.valueOf(name.toUpperCase(Locale.ROOT)), v, Long::sum);
+                    }
+                });
+                deep &= c.headersCounted();
                 idem += c.idempotentBatches();
                 txn += c.transactionalBatches();
                 c.controlTypes().forEach((k, v) -> control.merge(k, v, Long::sum));
@@ -96,17 +108,31 @@ public final class Compatibility {
                     }
                     a[2] = Math.max(a[2], v.lastTimestamp());
                     firstSeen.putIfAbsent(e.getKey(), v);
+                    Map<String, long[]> ts = tagSums.computeIfAbsent(e.getKey(), k -> new java.util.LinkedHashMap<>());
+                    for (FormatInventory.TaggedField f : v.taggedFields()) {
+                        ts.computeIfAbsent(f.struct() + "\u0000" + f.tag() + "\u0000" + f.field(), k -> new long[1])[0] += f.count();
+                    }
                     with.merge(e.getKey(), 1, Integer::sum);
                 }
             }
-            Map<String, FormatInventory.RecordVersion> summed = new TreeMap<>();
-            versions.forEach((k, a) -> {
+            Map<String, FormatInventory.RecordVersion> summed = new java.util.LinkedHashMap<>();
+            List<String> keys = new ArrayList<>(versions.keySet());
+            keys.sort(java.util.Comparator.comparingInt((String k) -> firstSeen.get(k).type()).thenComparingInt(k -> firstSeen.get(k).version()));
+            for (String k : keys) {
+                long[] a = versions.get(k);
                 FormatInventory.RecordVersion f = firstSeen.get(k);
+                List<FormatInventory.TaggedField> fields = new ArrayList<>();
+                tagSums.get(k).forEach((id, n) -> {
+                    String[] parts = id.split("\u0000", -1);
+                    fields.add(new FormatInventory.TaggedField(parts[0], Integer.parseInt(parts[1]), parts[2], n[0]));
+                });
+                fields.sort(java.util.Comparator.comparing((FormatInventory.TaggedField t) -> !t.known())
+                        .thenComparing(FormatInventory.TaggedField::struct).thenComparingInt(FormatInventory.TaggedField::tag));
                 summed.put(k, new FormatInventory.RecordVersion(f.type(), f.version(), f.name(), f.known(), a[0], -1, -1,
-                        a[1] == Long.MAX_VALUE ? -1 : a[1], a[2]));
-            });
-            out.put(topic, new TopicFormats(topic, cs.size(), batches, records, magic, other, codecs, idem, txn, control, horizon,
-                    lat, headers, summed, with, tags));
+                        a[1] == Long.MAX_VALUE ? -1 : a[1], a[2], fields));
+            }
+            out.put(topic, new TopicFormats(topic, cs.size(), batches, records, magic, other, codecs, unknownCodec[0], idem, txn,
+                    control, horizon, lat, headers, deep, summed, with, tags));
         });
         return out;
     }
@@ -128,6 +154,8 @@ public final class Compatibility {
         Map<CompressionType, long[]> codecs = new TreeMap<>();
         long horizon = 0;
         int horizonTopics = 0;
+        long unknownCodec = 0;
+        int unknownCodecTopics = 0;
         Map<String, Long> control = new TreeMap<>();
         for (TopicFormats t : topics.values()) {
             for (int m = 0; m < 3; m++) {
@@ -138,6 +166,8 @@ public final class Compatibility {
                 a[0] += n;
                 a[1]++;
             });
+            unknownCodec += t.unknownCodecBatches();
+            unknownCodecTopics += t.unknownCodecBatches() > 0 ? 1 : 0;
             horizon += t.deleteHorizonBatches();
             horizonTopics += t.deleteHorizonBatches() > 0 ? 1 : 0;
             t.controlTypes().forEach((k, v) -> control.merge(k, v, Long::sum));
@@ -155,6 +185,10 @@ public final class Compatibility {
                         + (c == CompressionType.ZSTD ? " (from 2.1)" : ""));
             }
         });
+        if (unknownCodec > 0) {
+            blockers.add(count(unknownCodec, "batch", "batches") + " with a codec id of 5 to 7 in " + count(unknownCodecTopics, "topic")
+                    + ": no Kafka release defines it (Kafka " + r.line() + " fails to read them)");
+        }
         if (horizon > 0 && !r.deleteHorizon()) {
             blockers.add(count(horizon, "batch", "batches") + " with a delete horizon in " + count(horizonTopics, "topic") + ": Kafka " + r.line()
                     + " reads the horizon as the batch's base timestamp (delete horizons from 3.1, KIP-534)");

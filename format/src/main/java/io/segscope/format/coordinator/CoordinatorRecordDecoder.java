@@ -85,7 +85,13 @@ public final class CoordinatorRecordDecoder {
      * @param valueLen the value length, or -1 for a tombstone
      */
     public CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff, int valueLen) {
-        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false);
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false, null);
+    }
+
+    /** As {@link #decode(ByteBuffer, int, int, ByteBuffer, int, int)}, telling {@code tags} (when not null) every tagged field of the value. */
+    public CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff, int valueLen,
+                                    TagSink tags) {
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false, tags);
     }
 
     /**
@@ -96,11 +102,20 @@ public final class CoordinatorRecordDecoder {
      */
     public CoordinatorResult decodeKeyCheckValue(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf,
                                                  int valueOff, int valueLen) {
-        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, true);
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, true, null);
+    }
+
+    /**
+     * As {@link #decodeKeyCheckValue}, telling {@code tags} (when not null) every tagged field of
+     * the value as it is checked; a record that does not decode may have told some before failing.
+     */
+    public CoordinatorResult check(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff,
+                                   int valueLen, TagSink tags) {
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, true, tags);
     }
 
     private CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff,
-                                     int valueLen, boolean checkValue) {
+                                     int valueLen, boolean checkValue, TagSink tags) {
         CoordinatorTopic topic = schemas.topic();
         boolean tombstone = valueBuf == null || valueLen < 0;
         if (keyBuf == null || keyLen < 0) {
@@ -141,6 +156,7 @@ public final class CoordinatorRecordDecoder {
                             + schema.name(), null, 0);
         }
         StructValue value;
+        reader.tags(tags);
         try {
             if (checkValue) {
                 reader.check(schema.value(), version, schema.flexibleVersions().contains(version), valueBuf,
