@@ -62,10 +62,9 @@ public final class FormatInventory implements RecordSink {
             return !field.isEmpty();
         }
 
-        /** {@code topicId}, {@code Struct.field}, {@code tag 7}, {@code Struct tag 7}. */
+        /** {@code topicId}, {@code Struct.field}, {@code tag7}, {@code Struct.tag7}. */
         public String label() {
-            String prefix = struct.isEmpty() ? "" : struct + (known() ? "." : " ");
-            return prefix + (known() ? field : "tag " + tag);
+            return (struct.isEmpty() ? "" : struct + ".") + (known() ? field : "tag" + tag);
         }
     }
 
