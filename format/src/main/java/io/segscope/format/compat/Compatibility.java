@@ -42,9 +42,30 @@ public final class Compatibility {
      * @param blockers what stops them, each with its reason
      * @param losses what they would skip (state lost) or read differently, each with its reason
      * @param notes what they would do to the logs beyond reading them (a cleaner rewriting old formats)
+     * @param access who reads the committed offsets, with this line
      */
     public record Verdict(String line, String release, boolean loads, List<String> blockers, List<String> losses,
-                          List<String> notes) {
+                          List<String> notes, Access access) {
+    }
+
+    /**
+     * Who reads the committed offsets, for one release line. Each answer is a word ({@code yes},
+     * {@code partly}, {@code no}, {@code unsupported}), a colon and the reason.
+     *
+     * @param consumers consumers through this line's brokers: whether its group coordinator loads
+     *     the offset commits (the logs load, and no offset commit is skipped)
+     * @param clientsOn4x this line's clients against a 4.x broker that loads the logs (KIP-896
+     *     removed the protocol versions of clients older than 2.1)
+     * @param tools this line's tools that read the state logs' records directly (the console
+     *     consumer's formatters and {@code kafka-dump-log}'s decoders): whether they know every
+     *     record version of {@code __consumer_offsets} and {@code __transaction_state} here
+     */
+    public record Access(String consumers, String clientsOn4x, String tools) {
+        /** The word of an answer ({@code yes}, {@code partly}, {@code no}, {@code unsupported}). */
+        public static String word(String answer) {
+            int colon = answer.indexOf(':');
+            return colon < 0 ? answer : answer.substring(0, colon);
+        }
     }
 
     private Compatibility() {
@@ -140,10 +161,40 @@ public final class Compatibility {
     /** The verdict of every release line, oldest first. */
     public static List<Verdict> judge(Map<String, TopicFormats> topics) {
         List<Verdict> out = new ArrayList<>();
+        boolean a4xLoads = false;
         for (ReleaseFormats r : KafkaReleases.all()) {
-            out.add(judge(r, topics));
+            Verdict v = judge(r, topics);
+            out.add(v);
+            a4xLoads |= v.loads() && r.line().startsWith("4.");
+        }
+        if (!a4xLoads) {
+            List<Verdict> without = new ArrayList<>();
+            for (Verdict v : out) {
+                without.add(new Verdict(v.line(), v.release(), v.loads(), v.blockers(), v.losses(), v.notes(),
+                        new Access(v.access().consumers(), "no: no Kafka 4.x broker loads these logs", v.access().tools())));
+            }
+            return without;
         }
         return out;
+    }
+
+    /**
+     * What this line's clients get from a Kafka 4.x broker (KIP-896, docs/format.md 6.5): Kafka 4.0
+     * removed the request versions older than Kafka 2.1's. A 0.10 consumer fetches with Fetch v0 to
+     * v3 only, which 4.x no longer serves (its oldest Fetch is v4, checked on 4.4.0's
+     * {@code ApiKeys}); 0.11 to 2.0 clients are below the baseline, and which of their requests a
+     * 4.x broker still serves was not checked, so they are called unsupported rather than guessed.
+     */
+    static String clientsOn4x(String line) {
+        if (line.startsWith("0.10")) {
+            return "no: a Kafka " + line + " consumer fetches with Fetch v0 to v3, which Kafka 4.x no longer serves (KIP-896)";
+        }
+        if (line.startsWith("0.") || line.startsWith("1.") || line.equals("2.0")) {
+            return "unsupported: below KIP-896's 2.1 baseline; Kafka's compatibility matrix lists " + line
+                    + " clients as not compatible with 4.0";
+        }
+        return "yes: at or above KIP-896's 2.1 baseline"
+                + (line.startsWith("2.") ? " (Kafka's compatibility matrix: 2.1 to 2.8 clients partially compatible)" : "");
     }
 
     /** One release line's verdict. */
@@ -241,7 +292,52 @@ public final class Compatibility {
             notes.add(count(legacy, "batch", "batches") + " of magic 0 and 1: Kafka " + r.line() + " reads them, and its cleaner"
                     + " rewrites those of compacted topics as magic 2 (4.0 writes no older format: KIP-724)");
         }
-        return new Verdict(r.line(), r.release(), blockers.isEmpty(), List.copyOf(blockers), List.copyOf(losses), List.copyOf(notes));
+        return new Verdict(r.line(), r.release(), blockers.isEmpty(), List.copyOf(blockers), List.copyOf(losses), List.copyOf(notes),
+                new Access(consumers(r, topics, blockers.isEmpty()), clientsOn4x(r.line()), tools(r, topics)));
+    }
+
+    /** Consumers through this line's brokers: its group coordinator serves what it loaded. */
+    private static String consumers(ReleaseFormats r, Map<String, TopicFormats> topics, boolean loads) {
+        if (!loads) {
+            return "no: Kafka " + r.line() + " brokers do not load these logs";
+        }
+        TopicFormats offsets = topics.get(StateLog.CONSUMER_OFFSETS.topic);
+        LogKnowledge k = r.log(StateLog.CONSUMER_OFFSETS);
+        if (offsets == null || k == null) {
+            return "yes";
+        }
+        long skipped = 0;
+        String what = null;
+        for (FormatInventory.RecordVersion v : offsets.recordVersions().values()) {
+            if ((v.type() == 0 || v.type() == 1) && v.version() >= 0 && !k.reads(v.type(), v.version())) {
+                skipped += v.count();
+                what = recordName(v) + " v" + v.version();
+            }
+        }
+        return skipped == 0 ? "yes" : "partly: its group coordinator skips " + count(skipped, "offset commit") + " (" + what + ")";
+    }
+
+    /** This line's formatters and dump decoders on the coordinator logs' record versions. */
+    private static String tools(ReleaseFormats r, Map<String, TopicFormats> topics) {
+        List<String> unknown = new ArrayList<>();
+        for (StateLog log : new StateLog[] {StateLog.CONSUMER_OFFSETS, StateLog.TRANSACTION_STATE}) {
+            TopicFormats t = topics.get(log.topic);
+            LogKnowledge k = r.log(log);
+            if (t == null || k == null) {
+                continue;
+            }
+            for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
+                if (v.version() >= 0 && !k.reads(v.type(), v.version())) {
+                    unknown.add(recordName(v) + " v" + v.version());
+                }
+            }
+        }
+        if (unknown.isEmpty()) {
+            return "yes";
+        }
+        return "no: Kafka " + r.line() + "'s offsets and transaction log formatters do not know "
+                + String.join(", ", unknown.subList(0, Math.min(3, unknown.size())))
+                + (unknown.size() > 3 ? " (and " + (unknown.size() - 3) + " more)" : "");
     }
 
     /**

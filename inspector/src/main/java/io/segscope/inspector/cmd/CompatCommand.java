@@ -7,6 +7,7 @@ import io.segscope.format.compat.FormatInventory;
 import io.segscope.format.compat.KafkaReleases;
 import io.segscope.format.compat.ReleaseFormats;
 import io.segscope.format.compat.StateLog;
+import io.segscope.format.compat.ThirdPartyDecoders;
 import io.segscope.format.record.CompressionType;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.output.Times;
@@ -158,6 +159,15 @@ public final class CompatCommand implements Callable<Integer> {
                 }
             }
         }
+        Compatibility.Verdict newest = verdicts.get(verdicts.size() - 1);
+        Compatibility.Verdict about = chosen != null ? chosen : newest;
+        lines.add("Offsets with Kafka " + about.line() + ": consumers " + answer(about.access().consumers()) + "; clients of "
+                + about.line() + " on a 4.x broker " + answer(about.access().clientsOn4x()) + "; its formatters "
+                + answer(about.access().tools()) + ".");
+        for (ThirdPartyDecoders.Report r : ThirdPartyDecoders.concerning(topics)) {
+            lines.add("Reported to fail on records held here: " + r.project() + " " + r.reference() + ": " + r.failure()
+                    + (r.fixedIn().isEmpty() ? "" : "; fixed: " + r.fixedIn()) + ".");
+        }
         if (chosen != null) {
             if (chosen.loads()) {
                 lines.add("Kafka " + chosen.line() + " (--target) loads these logs" + (chosen.losses().isEmpty() ? "."
@@ -167,6 +177,12 @@ public final class CompatCommand implements Callable<Integer> {
             }
         }
         return lines;
+    }
+
+    /** "no: why" as "no (why)". */
+    private static String answer(String a) {
+        int colon = a.indexOf(": ");
+        return colon < 0 ? a : a.substring(0, colon) + " (" + a.substring(colon + 2) + ")";
     }
 
     /** With --per-partition: the partition of each shown row. */
@@ -184,12 +200,13 @@ public final class CompatCommand implements Callable<Integer> {
             sb.append(l).append('\n');
         }
         out.print(sb.append('\n'));
-        Table lines = new Table("LINE", "RELEASE", "LOADS", "BLOCKERS", "LOSSES", "FIRST-REASON");
+        Table lines = new Table("LINE", "RELEASE", "LOADS", "BLOCKERS", "LOSSES", "CONSUMERS", "CLIENTS-ON-4X", "TOOLS", "FIRST-REASON");
         for (Compatibility.Verdict v : verdicts) {
             String reason = !v.blockers().isEmpty() ? v.blockers().get(0) : !v.losses().isEmpty() ? "skips: " + v.losses().get(0)
                     : !v.notes().isEmpty() ? v.notes().get(0) : "-";
             lines.add(v.line(), v.release(), v.loads() ? "yes" : "no", Integer.toString(v.blockers().size()),
-                    Integer.toString(v.losses().size()), reason);
+                    Integer.toString(v.losses().size()), Compatibility.Access.word(v.access().consumers()),
+                    Compatibility.Access.word(v.access().clientsOn4x()), Compatibility.Access.word(v.access().tools()), reason);
         }
         lines.print(out);
         out.print('\n');
@@ -272,6 +289,26 @@ public final class CompatCommand implements Callable<Integer> {
             strings(g, "blockers", v.blockers());
             strings(g, "losses", v.losses());
             strings(g, "notes", v.notes());
+            g.writeObjectFieldStart("access");
+            g.writeStringField("consumers", v.access().consumers());
+            g.writeStringField("clientsOn4x", v.access().clientsOn4x());
+            g.writeStringField("tools", v.access().tools());
+            g.writeEndObject();
+            g.writeEndObject();
+            g.flush();
+            out.print('\n');
+        }
+        for (ThirdPartyDecoders.Report r : ThirdPartyDecoders.concerning(topics)) {
+            g.writeStartObject();
+            g.writeStringField("line", "thirdParty");
+            g.writeStringField("project", r.project());
+            g.writeStringField("reference", r.reference());
+            g.writeStringField("url", r.url());
+            g.writeStringField("topic", r.log().topic);
+            g.writeNumberField("type", r.type());
+            g.writeNumberField("version", r.version());
+            g.writeStringField("failure", r.failure());
+            g.writeStringField("fixed", r.fixedIn());
             g.writeEndObject();
             g.flush();
             out.print('\n');
