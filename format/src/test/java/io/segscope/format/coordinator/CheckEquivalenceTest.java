@@ -18,7 +18,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link CoordinatorRecordDecoder#check} (the format inventory's path: the value checked, not
+ * {@link CoordinatorRecordDecoder#check} (the format inventory's path: key and value checked, not
  * built) says what {@link CoordinatorRecordDecoder#decode} says of the same bytes, and hears the same
  * tagged fields in the same order: on every record of the three coordinator topics of the 4.4.0
  * corpus runs, and on mutations of each from a seeded generator (bytes overwritten, cut, inserted,
