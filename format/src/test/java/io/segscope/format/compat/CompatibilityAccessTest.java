@@ -121,4 +121,69 @@ class CompatibilityAccessTest {
         assertThatThrownBy(() -> formatter.writeTo(record(9, key, v99), out)).isInstanceOf(RuntimeException.class)
                 .hasMessageStartingWith("Could not read record at offset 9 due to: ");
     }
+
+    /**
+     * 3.3.2's offsets formatter ({@code kafka.coordinator.group.GroupMetadataManager$OffsetsMessageFormatter},
+     * run in a class loader of its own with its clients jar and a Scala 2.13 runtime) prints an
+     * OffsetCommitValue v3 and throws on the corpus's OffsetCommitValue v4 ("Unknown offset message
+     * version: 4"), which ends the console consumer: 3.3's TOOLS answer on the 4.4.0 run is no.
+     */
+    @Test
+    void kafka332sOffsetsFormatterStopsOnTheCorpusV4() throws Throwable {
+        java.nio.file.Path releases = java.nio.file.Path.of("target", "kafka-releases");
+        java.net.URL[] urls = {releases.resolve("kafka_2.13-3.3.2.jar").toUri().toURL(),
+            releases.resolve("kafka-clients-3.3.2.jar").toUri().toURL(), releases.resolve("scala-library-2.13.15.jar").toUri().toURL()};
+        try (java.net.URLClassLoader kafka332 = new java.net.URLClassLoader(urls, ClassLoader.getPlatformClassLoader())) {
+            Class<?> formatterClass = kafka332.loadClass("kafka.coordinator.group.GroupMetadataManager$OffsetsMessageFormatter");
+            Object formatter = formatterClass.getConstructor().newInstance();
+            Class<?> recordClass = kafka332.loadClass("org.apache.kafka.clients.consumer.ConsumerRecord");
+            java.lang.reflect.Constructor<?> newRecord = recordClass.getConstructor(String.class, int.class, long.class, Object.class,
+                    Object.class);
+            java.lang.reflect.Method writeTo = formatterClass.getMethod("writeTo", recordClass, PrintStream.class);
+            byte[] key = MessageUtil.toVersionPrefixedBytes((short) 1, new OffsetCommitKey().setGroup("g").setTopic("t").setPartition(0));
+            byte[] v3 = MessageUtil.toVersionPrefixedBytes((short) 3, new OffsetCommitValue().setOffset(42).setCommitTimestamp(1000));
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+            writeTo.invoke(formatter, newRecord.newInstance("__consumer_offsets", 0, 7L, key, v3), out);
+            assertThat(bytes.toString(StandardCharsets.UTF_8)).startsWith("[g,t,0]::OffsetAndMetadata(offset=42,");
+
+            byte[][] corpusV4 = firstOffsetCommitV4();
+            assertThatThrownBy(() -> {
+                try {
+                    writeTo.invoke(formatter, newRecord.newInstance("__consumer_offsets", 0, 8L, corpusV4[0], corpusV4[1]), out);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            }).isInstanceOf(IllegalStateException.class).hasMessage("Unknown offset message version: 4");
+        }
+        List<Compatibility.Verdict> verdicts = Compatibility.judge(run("kraft-4.4.0-plain"));
+        assertThat(verdict(verdicts, "3.3").access().tools()).startsWith("no: Kafka 3.3's offsets and transaction log formatters do not know")
+                .contains("OffsetCommit v4");
+    }
+
+    /** The key and value of the first OffsetCommit v4 record of the 4.4.0 run. */
+    private static byte[][] firstOffsetCommitV4() throws java.io.IOException {
+        for (PartitionDir p : LogDir.open(Corpus.corpus().resolve("kraft-4.4.0-plain").resolve("logdir")).partitions()) {
+            if (!p.topic().equals("__consumer_offsets")) {
+                continue;
+            }
+            for (io.segscope.format.logdir.LogFile f : FormatInventory.files(p)) {
+                try (org.apache.kafka.common.record.internal.FileRecords file =
+                             org.apache.kafka.common.record.internal.FileRecords.open(new java.io.File(f.path()), false)) {
+                    for (org.apache.kafka.common.record.internal.RecordBatch b : file.batches()) {
+                        for (org.apache.kafka.common.record.internal.Record r : b) {
+                            if (!b.isControlBatch() && r.hasValue() && r.key().getShort(0) == 1 && r.value().getShort(0) == 4) {
+                                byte[] k = new byte[r.keySize()];
+                                r.key().get(k);
+                                byte[] v = new byte[r.valueSize()];
+                                r.value().get(v);
+                                return new byte[][] {k, v};
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no OffsetCommitValue v4 in the 4.4.0 run");
+    }
 }
