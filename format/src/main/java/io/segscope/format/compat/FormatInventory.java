@@ -87,6 +87,7 @@ public final class FormatInventory implements RecordSink {
     /**
      * The counts of one partition.
      *
+     * @param records records by the batch headers' counts (magic 2) and the inner messages read (magic 0 and 1)
      * @param batchesByMagic batches of magic 0, 1 and 2 (other magics: {@code otherMagicBatches})
      * @param codecs "magic/codec" (e.g. {@code 2/zstd}; {@code unknown} for codec ids 5 to 7) to batches
      * @param controlTypes control batch type (by its first record: ABORT, COMMIT, LEADER_CHANGE, …) to batches
