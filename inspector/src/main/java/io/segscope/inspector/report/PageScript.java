@@ -39,6 +39,9 @@ final class PageScript {
             .legend .key{display:inline-block;padding:0 .4em;color:#fff;border-radius:3px;font-size:.8em}
             .key.k0{background:#43a047}.key.k1{background:#9ccc65}.key.k2{background:#fbc02d}.key.k3{background:#e53935}.key.k4{background:#8e24aa}
             #map-legend-text{font-size:.8em;color:#616161}
+            p.lines{font-size:.8em}
+            .swatch.c0{color:#1e88e5}.swatch.c1{color:#43a047}.swatch.c2{color:#fb8c00}.swatch.c3{color:#8e24aa}.swatch.c4{color:#00acc1}
+            .swatch.c5{color:#6d4c41}.swatch.c6{color:#3949ab}.swatch.c7{color:#c0ca33}.swatch.c8{color:#d81b60}.swatch.c9{color:#546e7a}
             ul.left{color:#6d4c41;font-size:.85em}
             td.sha,.cmd code{font-family:ui-monospace,monospace;font-size:.8em;word-break:break-all}
             footer{border-top:1px solid #ccc;margin-top:2em;font-size:.85em}

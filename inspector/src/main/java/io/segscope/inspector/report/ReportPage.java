@@ -166,14 +166,14 @@ public final class ReportPage {
         }
         h.append("</svg>\n");
         // release lines
-        h.append("<h3>Kafka release lines</h3>\n<svg class=\"chart\" id=\"releases-chart\" width=\"").append(40 + o.releases().size() * 36)
-                .append("\" height=\"60\" viewBox=\"0 0 ").append(40 + o.releases().size() * 36).append(" 60\" role=\"img\" aria-label=\"release lines\">");
+        h.append("<h3>Kafka release lines</h3>\n<svg class=\"chart\" id=\"releases-chart\" width=\"").append(40 + o.releases().size() * 40)
+                .append("\" height=\"60\" viewBox=\"0 0 ").append(40 + o.releases().size() * 40).append(" 60\" role=\"img\" aria-label=\"release lines\">");
         for (int i = 0; i < o.releases().size(); i++) {
             ReportModel.Release rl = o.releases().get(i);
-            h.append("<rect class=\"release\" x=\"").append(i * 36).append("\" y=\"4\" width=\"34\" height=\"28\" fill=\"")
+            h.append("<rect class=\"release\" x=\"").append(i * 40).append("\" y=\"4\" width=\"38\" height=\"28\" fill=\"")
                     .append(rl.loads() ? "#43a047" : "#e53935").append("\"><title>Kafka ").append(esc(rl.line())).append(" (")
                     .append(esc(rl.release())).append("): ").append(rl.loads() ? "loads" : "cannot load").append(rl.reason().isEmpty() ? "" : "; ")
-                    .append(esc(rl.reason())).append("</title></rect><text x=\"").append(i * 36 + 17).append("\" y=\"48\" class=\"tick mid\">")
+                    .append(esc(rl.reason())).append("</title></rect><text x=\"").append(i * 40 + 19).append("\" y=\"48\" class=\"tick mid\">")
                     .append(esc(rl.line())).append("</text>");
         }
         h.append("</svg>\n");
@@ -545,10 +545,16 @@ public final class ReportPage {
                     pts.append(pts.isEmpty() ? "" : " ").append(f1(left + (p.time() - ft0) * sx)).append(',')
                             .append(f1(top + plotH - p.offset() * sy));
                 }
+                String label = esc(s.topic() + "-" + s.partition()) + ": " + s.points().size() + " point(s)"
+                        + (s.dropped() > 0 ? ", " + s.dropped() + " plain commits thinned out" : "");
                 h.append("<polyline class=\"line\" fill=\"none\" stroke=\"").append(colour).append("\" stroke-width=\"1.5\" points=\"")
-                        .append(pts).append("\"><title>").append(esc(s.topic() + "-" + s.partition())).append(": ").append(s.points().size())
-                        .append(" point(s)").append(s.dropped() > 0 ? ", " + s.dropped() + " plain commits thinned out" : "")
-                        .append("</title></polyline>");
+                        .append(pts).append("\"><title>").append(label).append("</title></polyline>");
+                if (pts.indexOf(" ") < 0 && !pts.isEmpty()) {
+                    // a single commit: a dot, as a line of one point draws nothing
+                    int comma = pts.indexOf(",");
+                    h.append("<circle class=\"dot\" cx=\"").append(pts, 0, comma).append("\" cy=\"").append(pts, comma + 1, pts.length())
+                            .append("\" r=\"2.5\" fill=\"").append(colour).append("\"><title>").append(label).append("</title></circle>");
+                }
                 for (CommitHistory.Point p : s.points()) {
                     if (p.mark() == CommitHistory.Mark.COMMIT || p.mark() == CommitHistory.Mark.TXN_COMMITTED) {
                         continue;
@@ -577,7 +583,12 @@ public final class ReportPage {
                         .append("\" y2=\"").append(top + plotH).append("\" stroke=\"#e53935\" stroke-dasharray=\"4 3\"><title>last commit ")
                         .append(esc(time(x.lastCommit()))).append(": stopped</title></line>");
             }
-            h.append("</svg>\n");
+            h.append("</svg>\n<p class=\"lines\">");
+            for (int k = 0; k < series.size() && k < MAX_LINES; k++) {
+                h.append("<span class=\"swatch c").append(k % PALETTE.length).append("\">\u25a0</span> ")
+                        .append(esc(series.get(k).topic() + "-" + series.get(k).partition())).append(' ');
+            }
+            h.append("</p>\n");
             if (series.size() > MAX_LINES) {
                 h.append("<p class=\"note\">").append(series.size() - MAX_LINES).append(" more partition line(s) left out.</p>\n");
             }
@@ -592,6 +603,7 @@ public final class ReportPage {
                 max = Math.max(max, lag.get(k).lag());
             }
             int ht = 16 * shown + 10;
+            h.append("<h4>Lag per partition (high watermark, else log end, minus the committed offset)</h4>\n");
             h.append("<svg class=\"chart lag\" width=\"860\" height=\"").append(ht).append("\" viewBox=\"0 0 860 ").append(ht)
                     .append("\" role=\"img\" aria-label=\"lag per partition\">");
             for (int k = 0; k < shown; k++) {

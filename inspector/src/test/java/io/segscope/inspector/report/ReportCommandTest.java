@@ -143,11 +143,16 @@ class ReportCommandTest {
         List<Finding> findings = new ArrayList<>();
         Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
         paths.forEach(v::verify);
-        long crash = findings.stream().filter(io.segscope.inspector.cmd.ReportCommand::isCrashArtefact).count();
-        long errors = findings.stream().filter(f -> f.severity().label().equals("error")
-                && !io.segscope.inspector.cmd.ReportCommand.isCrashArtefact(f)).count();
-        assertThat(number(figure(doc, "crash artefacts"))).isEqualTo(crash);
+        long errors = findings.stream().filter(f -> f.severity().label().equals("error")).count();
         assertThat(number(figure(doc, "errors"))).isEqualTo(errors);
+        String run = paths.get(0).getParent().getFileName().toString();
+        if (run.equals("kraft-4.4.0-crashed")) {
+            // an unclean shutdown: its marker and the 70 preallocated indexes it left
+            assertThat(number(figure(doc, "crash artefacts"))).isEqualTo(71);
+        } else if (run.equals("kraft-4.4.0-plain")) {
+            // a clean shutdown leaves the active segments' indexes preallocated too: infos, not artefacts
+            assertThat(number(figure(doc, "crash artefacts"))).isZero();
+        }
         assertThat(number(figure(doc, "errors")) + number(figure(doc, "warnings")) + number(figure(doc, "crash artefacts"))
                 + number(figure(doc, "infos"))).isEqualTo(findings.size());
         // every section opens with its verdict
