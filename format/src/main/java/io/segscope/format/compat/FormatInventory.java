@@ -125,7 +125,8 @@ public final class FormatInventory implements RecordSink {
      */
     public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options) {
         FormatInventory inv = new FormatInventory(topic, partition);
-        new RecordWalk(options, DecoderChoice.AUTO, RecordFilter.ALL, Long.MAX_VALUE).walk(files, inv);
+        // counts only, no view kept: each segment unmapped once read (a whole log dir's pass holds one segment's pages)
+        new RecordWalk(options, DecoderChoice.AUTO, RecordFilter.ALL, Long.MAX_VALUE).releaseEachFile(true).walk(files, inv);
         return inv.counts();
     }
 

@@ -88,7 +88,7 @@ public final class CommitHistory implements RecordSink {
         CommitHistory h = new CommitHistory(asOfTimeMs, maxPoints);
         new RecordWalk(options, DecoderChoice.OFFSETS,
                 new RecordFilter(groups, null, null, null, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE),
-                Long.MAX_VALUE).tellTransactions(true).walk(files, h);
+                Long.MAX_VALUE).tellTransactions(true).releaseEachFile(true).walk(files, h);
         List<Series> out = new ArrayList<>(h.series.size());
         for (Builder b : h.series.values()) {
             out.add(new Series(b.group, b.topic, b.partition, List.copyOf(b.points), b.dropped));
