@@ -55,6 +55,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -185,6 +189,45 @@ public final class ReportCommand implements Callable<Integer> {
     private ReportModel.Report build(InventorySource source, ReaderOptions options, PrintWriter err) throws IOException {
         List<String> left = new ArrayList<>();
         List<PartitionReplicas> parts = source.scan(false, options, t -> true);
+        // the two passes over every batch run side by side: the formats (one copy of each partition,
+        // then the inputs' SHA-256s) on a thread of their own, verify on this one; neither keeps a
+        // segment mapped past reading it
+        List<InventorySource.Dir> firstCopies = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (InventorySource.Dir d : source.dirs()) {
+            if (seen.add(d.dir().topic() + "-" + d.dir().partition())) {
+                firstCopies.add(d);
+            }
+        }
+        ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "report-formats");
+            t.setDaemon(true);
+            return t;
+        });
+        Future<List<FormatInventory.Counts>> countsLater;
+        Future<List<String[]>> shaLater;
+        try {
+            countsLater = pool.submit(() -> {
+                try {
+                    List<FormatInventory.Counts> out = new ArrayList<>();
+                    for (InventorySource.Dir d : firstCopies) {
+                        out.add(FormatInventory.of(d.dir(), options));
+                    }
+                    return out;
+                } finally {
+                    io.segscope.format.record.Decompressor.releaseThread();
+                }
+            });
+            shaLater = pool.submit(() -> {
+                List<String[]> inputs = new ArrayList<>();
+                for (Path p : paths) {
+                    inputs.add(new String[] {p.toString(), sha256(PathArgument.file(p))});
+                }
+                return inputs;
+            });
+        } finally {
+            pool.shutdown();
+        }
         // verify: every finding, by partition dir
         List<Finding> findings = new ArrayList<>();
         Verifier verifier = new Verifier(options, findings::add);
@@ -198,16 +241,10 @@ public final class ReportCommand implements Callable<Integer> {
             int slash = file.lastIndexOf('/');
             byDir.computeIfAbsent(slash < 0 ? "" : file.substring(0, slash), k -> new ArrayList<>()).add(f);
         }
-        // compat: one copy of each partition
-        List<FormatInventory.Counts> counts = new ArrayList<>();
+        List<FormatInventory.Counts> counts = await(countsLater);
         Map<String, FormatInventory.Counts> countsOf = new HashMap<>();
-        Set<String> seen = new HashSet<>();
-        for (InventorySource.Dir d : source.dirs()) {
-            if (seen.add(d.dir().topic() + "-" + d.dir().partition())) {
-                FormatInventory.Counts c = FormatInventory.of(d.dir(), options);
-                counts.add(c);
-                countsOf.put(c.topic() + "-" + c.partition(), c);
-            }
+        for (FormatInventory.Counts c : counts) {
+            countsOf.put(c.topic() + "-" + c.partition(), c);
         }
         Map<String, Compatibility.TopicFormats> topicFormats = Compatibility.byTopic(counts);
         List<Compatibility.Verdict> verdicts = Compatibility.judge(topicFormats);
@@ -263,14 +300,29 @@ public final class ReportCommand implements Callable<Integer> {
         for (String a : args) {
             cmd.append(' ').append(a.isEmpty() || a.matches(".*[\\s'\"\\\\$`!*?&;|<>(){}].*") ? "'" + a.replace("'", "'\\''") + "'" : a);
         }
-        List<String[]> inputs = new ArrayList<>();
-        for (Path p : paths) {
-            inputs.add(new String[] {p.toString(), sha256(PathArgument.file(p))});
-        }
+        List<String[]> inputs = await(shaLater);
         String[] version = spec.root().version();
         ReportModel.Footer footer = new ReportModel.Footer(version.length > 0 ? version[0] : "segscope", cmd.toString(), inputs, 0);
         return new ReportModel.Report(title == null ? "segscope report" : title, asOfTime == null ? -1 : asOfTime, overview,
                 partitions, partitionsLeftOut, groups, txns, coord.known(), txnEnd, maxTimeoutMinutes, compaction, formats, footer, left);
+    }
+
+    /** The result of the other thread's work; its failure as this thread's. */
+    private static <T> T await(Future<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private ReportModel.Overview overview(InventorySource source, List<PartitionReplicas> parts, List<Finding> findings,

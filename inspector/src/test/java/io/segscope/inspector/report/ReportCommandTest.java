@@ -286,6 +286,22 @@ class ReportCommandTest {
     }
 
     @Test
+    void anArchiveCutShortGivesAPageAndExit3(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path whole = TarGz.of(tmp.resolve("whole.tar.gz"), dir);
+        byte[] b = Files.readAllBytes(whole);
+        Path cut = tmp.resolve("cut.tar.gz");
+        Files.write(cut, java.util.Arrays.copyOf(b, b.length / 2));
+        Path out = tmp.resolve("cut.html");
+        Run r = Run.of("report", "--out", out.toString(), cut.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(3);
+        Document doc = parse(out);
+        assertThat(number(figure(doc, "partitions"))).isPositive().isLessThan(77);
+        assertThat(doc.select("#findings-table td").text()).contains("archive-truncated");
+        assertThat(number(figure(doc, "errors"))).isPositive();
+    }
+
+    @Test
     void writesAtomically(@TempDir Path tmp) throws IOException {
         Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
         Path out = tmp.resolve("r.html");
