@@ -706,6 +706,10 @@ public final class ReportCommand implements Callable<Integer> {
                     spans.add(new ReportModel.Span("magic " + m, t.topic(), t.batchesByMagic()[m], tt[0] == Long.MAX_VALUE ? -1 : tt[0], tt[1], true));
                 }
             }
+            for (var c : t.codecs().entrySet()) {
+                spans.add(new ReportModel.Span("codec " + c.getKey().toString().toLowerCase(java.util.Locale.ROOT), t.topic(), c.getValue(),
+                        tt[0] == Long.MAX_VALUE ? -1 : tt[0], tt[1], true));
+            }
             for (var v : t.recordVersions().values()) {
                 spans.add(new ReportModel.Span((v.name().isEmpty() ? "type " + v.type() : v.name()) + (v.version() < 0 ? " tombstone" : " v" + v.version()),
                         t.topic(), v.count(), v.firstTimestamp(), v.lastTimestamp(), v.known()));

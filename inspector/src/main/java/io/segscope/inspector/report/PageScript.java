@@ -106,6 +106,17 @@ final class PageScript {
                     only('.pdetail', 'pd-' + i);
                   });
                 }
+                var plinks = document.querySelectorAll('a.show-partition');
+                for (var q = 0; q < plinks.length; q++) {
+                  plinks[q].addEventListener('click', function (e) {
+                    e.preventDefault();
+                    var i = e.currentTarget.getAttribute('data-p');
+                    for (var k = 0; k < cells.length; k++) {
+                      cells[k].classList.toggle('sel', cells[k].getAttribute('data-i') === i);
+                    }
+                    only('.pdetail', 'pd-' + i);
+                  });
+                }
                 var links = document.querySelectorAll('a.show-group');
                 for (var j = 0; j < links.length; j++) {
                   links[j].addEventListener('click', function (e) {

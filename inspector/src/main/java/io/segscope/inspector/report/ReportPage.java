@@ -268,13 +268,36 @@ public final class ReportPage {
         }
         h.append("</svg>\n<p class=\"note\">Click a cell for the partition's segments, damaged ranges, leader epochs and replicas.</p>\n");
         for (int i = 0; i < ps.size(); i++) {
-            ReportModel.Partition p = ps.get(i);
-            if (p.replicas().isEmpty() || p.replicas().get(0).segments().isEmpty() && p.damage().isEmpty()) {
-                continue;
+            if (hasDetail(ps.get(i))) {
+                partitionDetail(i, ps.get(i));
             }
-            partitionDetail(i, p);
         }
         h.append("</section>\n");
+    }
+
+    private static boolean hasDetail(ReportModel.Partition p) {
+        return !p.replicas().isEmpty() && !(p.replicas().get(0).segments().isEmpty() && p.damage().isEmpty());
+    }
+
+    /** The map index of a partition that has details, by name ("topic-partition"), for links; -1 when none. */
+    private int detailIndex(String name) {
+        if (detailIndex == null) {
+            detailIndex = new java.util.HashMap<>();
+            for (int i = 0; i < r.partitions().size(); i++) {
+                if (hasDetail(r.partitions().get(i))) {
+                    detailIndex.put(r.partitions().get(i).name(), i);
+                }
+            }
+        }
+        return detailIndex.getOrDefault(name, -1);
+    }
+
+    private java.util.Map<String, Integer> detailIndex;
+
+    /** A partition's name, linked to its details on the map when it has them. */
+    private String partitionLink(String name) {
+        int i = detailIndex(name);
+        return i < 0 ? esc(name) : "<a href=\"#pd-" + i + "\" class=\"show-partition\" data-p=\"" + i + "\">" + esc(name) + "</a>";
     }
 
     private void partitionDetail(int i, ReportModel.Partition p) {
@@ -462,7 +485,7 @@ public final class ReportPage {
                     .append(x.members()).append("</td><td data-v=\"").append(x.lastCommit()).append("\">").append(time(x.lastCommit()))
                     .append(x.stopped() ? " (stopped)" : "").append("</td><td data-v=\"").append(x.totalLag()).append("\">")
                     .append(x.totalLag() < 0 ? "-" : n(x.totalLag())).append("</td><td data-v=\"").append(x.coordinatorPartition()).append("\">")
-                    .append("__consumer_offsets-").append(x.coordinatorPartition()).append("</td><td data-v=\"").append(x.committedPartitions())
+                    .append(partitionLink("__consumer_offsets-" + x.coordinatorPartition())).append("</td><td data-v=\"").append(x.committedPartitions())
                     .append("\">").append(x.committedPartitions()).append("</td><td data-v=\"").append(x.pending()).append("\">").append(x.pending())
                     .append("</td><td>").append(x.drawn() ? "<a href=\"#gd-" + i + "\" class=\"show-group\" data-g=\"" + i + "\">show</a>" : "-")
                     .append("</td></tr>\n");
@@ -663,7 +686,7 @@ public final class ReportPage {
                     + "<th>first offset</th><th>started</th><th>last write</th><th>age</th><th>transactional id</th><th>coordinator</th><th>verdict</th>"
                     + "</tr></thead><tbody>\n");
             for (ReportModel.Transaction t : ts) {
-                h.append("<tr").append(t.hanging() ? " class=\"hanging\"" : "").append("><td>").append(esc(t.partition())).append("</td><td>")
+                h.append("<tr").append(t.hanging() ? " class=\"hanging\"" : "").append("><td>").append(partitionLink(t.partition())).append("</td><td>")
                         .append(t.broker() < 0 ? "-" : Integer.toString(t.broker())).append("</td><td data-v=\"").append(t.producerId()).append("\">")
                         .append(t.producerId()).append("</td><td>").append(t.producerEpoch()).append("</td><td data-v=\"").append(t.firstOffset()).append("\">")
                         .append(t.firstOffset()).append("</td><td>").append(esc(time(t.firstTimestamp()))).append("</td><td>").append(esc(time(t.lastTimestamp())))
@@ -747,7 +770,7 @@ public final class ReportPage {
             h.append("<table class=\"sortable\" id=\"compaction-table\"><thead><tr><th>partition</th><th>bytes now</th><th>records now</th>"
                     + "<th>bytes after</th><th>records after</th><th>dirty ratio</th><th>cleaner</th><th>note</th></tr></thead><tbody>\n");
             for (ReportModel.Compaction c : cs) {
-                h.append("<tr><td>").append(esc(c.partition())).append("</td><td data-v=\"").append(c.bytesNow()).append("\">").append(n(c.bytesNow()))
+                h.append("<tr><td>").append(partitionLink(c.partition())).append("</td><td data-v=\"").append(c.bytesNow()).append("\">").append(n(c.bytesNow()))
                         .append("</td><td data-v=\"").append(c.recordsNow()).append("\">").append(c.recordsNow() < 0 ? "-" : n(c.recordsNow()))
                         .append("</td><td data-v=\"").append(c.bytesAfter()).append("\">").append(c.bytesAfter() < 0 ? "-" : n(c.bytesAfter()))
                         .append("</td><td data-v=\"").append(c.recordsAfter()).append("\">").append(c.recordsAfter() < 0 ? "-" : n(c.recordsAfter()))
@@ -807,8 +830,9 @@ public final class ReportPage {
             if (t1 <= t0) {
                 t1 = t0 + 1;
             }
-            h.append("<h3>When each format was written</h3>\n<p class=\"note\">Each magic (by topic: the topic's first and last batch time),"
-                    + " and each coordinator or metadata record version (its first and last record), with its count.</p>\n");
+            h.append("<h3>When each format was written</h3>\n<p class=\"note\">Each magic and codec (by topic: the topic's first and last"
+                    + " batch time, with its batches), and each coordinator or metadata record version (its first and last record, with its"
+                    + " records).</p>\n");
             int ht = 16 * shown + 24;
             double sx = 460.0 / (t1 - t0);
             h.append("<svg class=\"chart\" id=\"formats-chart\" width=\"860\" height=\"").append(ht).append("\" viewBox=\"0 0 860 ").append(ht)

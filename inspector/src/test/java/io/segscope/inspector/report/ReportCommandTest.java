@@ -155,6 +155,14 @@ class ReportCommandTest {
         }
         assertThat(number(figure(doc, "errors")) + number(figure(doc, "warnings")) + number(figure(doc, "crash artefacts"))
                 + number(figure(doc, "infos"))).isEqualTo(findings.size());
+        // links to a partition's details (coordinator partitions, transactions, compaction) name a detail that exists
+        for (Element a : doc.select("a.show-partition")) {
+            assertThat(doc.getElementById("pd-" + a.attr("data-p"))).as(a.text()).isNotNull();
+            assertThat(doc.select("#map rect.cell[data-i=" + a.attr("data-p") + "] title").text()).startsWith(a.text() + ":");
+        }
+        for (Element a : doc.select("a.show-group")) {
+            assertThat(doc.getElementById("gd-" + a.attr("data-g"))).isNotNull();
+        }
         // every section opens with its verdict
         for (String s : List.of("overview", "partitions", "groups", "transactions", "compaction", "formats")) {
             assertThat(doc.select("#" + s + " > p.verdict").text()).as(s).isNotEmpty();
