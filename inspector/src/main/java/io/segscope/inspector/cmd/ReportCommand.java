@@ -291,9 +291,9 @@ public final class ReportCommand implements Callable<Integer> {
         List<ReportModel.Compaction> compaction = compaction(parts, countsOf, now, left);
         ReportModel.Formats formats = formats(topicFormats, counts);
         if (asOfTime != null) {
-            left.add("--as-of-time cuts the groups, their commit histories and lag, the transactions' ages and the cleaner's clock;"
-                    + " the partition figures, verify's findings, the list of open transactions and the formats are those of the"
-                    + " files as they are");
+            left.add("--as-of-time cuts the groups, their commit histories and lag, the transactions' ages and the cleaner's clock,"
+                    + " and marks each partition's log end as of then (its details); the partition figures, verify's findings, the list"
+                    + " of open transactions and the formats are those of the files as they are");
         }
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         StringBuilder cmd = new StringBuilder("segscope");
@@ -466,8 +466,14 @@ public final class ReportCommand implements Callable<Integer> {
             for (FormatException e : r.problems()) {
                 notes.add(e.getMessage());
             }
+            long asOfEnd = -1;
+            if (asOfTime != null && dir != null && detail) {
+                // the first offset written after the cut: the log end as of then (timestamps as Kafka searches them)
+                long[] found = asOfTime == Long.MAX_VALUE ? null : timeSearch.searchTimestamp(dir, asOfTime + 1, r.logStartOffset());
+                asOfEnd = found == null ? r.logEndOffset() : Math.min(found[0], r.logEndOffset());
+            }
             replicas.add(new ReportModel.Replica(PartitionsCommand.where(r), r.brokerId().orElse(-1), r.logStartOffset(),
-                    r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), standing,
+                    r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), asOfEnd, standing,
                     detail ? segments : List.of(), detail ? epochs : List.of(), detail ? notes : List.of()));
             for (Finding f : byDir.getOrDefault(r.dir(), List.of())) {
                 boolean artefact = isCrashArtefact(f, inUnclean(f, unclean));
@@ -492,6 +498,10 @@ public final class ReportCommand implements Callable<Integer> {
         return new ReportModel.Partition(p.topic(), p.partition(), health, leader.bytes(),
                 leader.dirtyRatio().isPresent() ? leader.dirtyRatio().getAsDouble() : -1, replicas, damage);
     }
+
+    /** Kafka's search by timestamp, for the log end as of --as-of-time. */
+    private final io.segscope.format.inventory.ReplicaScanner timeSearch =
+            new io.segscope.format.inventory.ReplicaScanner(io.segscope.format.record.ReaderOptions.defaults(), false);
 
     private static final List<String> HEALTH = List.of("ok", "info", "warning", "damaged", "diverged");
 

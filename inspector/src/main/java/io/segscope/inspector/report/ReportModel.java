@@ -53,9 +53,14 @@ public final class ReportModel {
         }
     }
 
-    /** One replica of a partition. */
+    /**
+     * One replica of a partition.
+     *
+     * @param asOfEnd with --as-of-time, the log end then (Kafka's search by timestamp: the first offset
+     *     written at or after it), else -1
+     */
     public record Replica(String where, int broker, long logStart, long highWatermark, long lastStable, long logEnd,
-                          String standing, List<Segment> segments, List<long[]> epochs, List<String> notes) {
+                          long asOfEnd, String standing, List<Segment> segments, List<long[]> epochs, List<String> notes) {
     }
 
     /** One segment along the offset axis: [baseOffset, endOffset), its .log bytes. */

@@ -382,15 +382,23 @@ public final class ReportPage {
                 marker(x.apply(rep.highWatermark()), y, "#2e7d32", "high watermark " + rep.highWatermark());
             }
             marker(x.apply(rep.logEnd()), y, "#212121", "log end " + rep.logEnd());
+            if (rep.asOfEnd() >= 0) {
+                h.append("<line class=\"marker asof\" x1=\"").append(x.apply(rep.asOfEnd())).append("\" x2=\"").append(x.apply(rep.asOfEnd()))
+                        .append("\" y1=\"").append(y - 6).append("\" y2=\"").append(y + 30)
+                        .append("\" stroke=\"#ef6c00\" stroke-width=\"2\" stroke-dasharray=\"3 2\"><title>log end as of ")
+                        .append(esc(time(r.asOfTime()))).append(": ").append(rep.asOfEnd()).append("</title></line>");
+            }
         }
         h.append("<text x=\"").append(left).append("\" y=\"").append(height - 4).append("\" class=\"tick\">").append(lo)
                 .append("</text><text x=\"").append(w - 10).append("\" y=\"").append(height - 4).append("\" class=\"tick end\">").append(hi).append("</text>");
         h.append("</svg>\n<table><thead><tr><th>replica</th><th>standing</th><th>log start</th><th>high watermark</th><th>last stable</th>"
-                + "<th>log end</th><th>segments</th></tr></thead><tbody>\n");
+                + "<th>log end</th>" + (r.asOfTime() >= 0 ? "<th>log end as of</th>" : "") + "<th>segments</th></tr></thead><tbody>\n");
         for (ReportModel.Replica rep : p.replicas()) {
             h.append("<tr><td>").append(esc(rep.where())).append("</td><td>").append(esc(rep.standing())).append("</td><td>").append(rep.logStart())
                     .append("</td><td>").append(rep.highWatermark() < 0 ? "-" : Long.toString(rep.highWatermark())).append("</td><td>")
-                    .append(rep.lastStable()).append("</td><td>").append(rep.logEnd()).append("</td><td>").append(rep.segments().size()).append("</td></tr>\n");
+                    .append(rep.lastStable()).append("</td><td>").append(rep.logEnd()).append("</td><td>")
+                    .append(r.asOfTime() >= 0 ? (rep.asOfEnd() < 0 ? "-" : Long.toString(rep.asOfEnd())) + "</td><td>" : "")
+                    .append(rep.segments().size()).append("</td></tr>\n");
         }
         h.append("</tbody></table>\n");
         if (!p.damage().isEmpty()) {

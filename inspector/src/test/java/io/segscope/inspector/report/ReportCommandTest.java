@@ -266,6 +266,28 @@ class ReportCommandTest {
                 dir.toString()).out()).stream().map(m -> shown((String) m.get("group"))).sorted().toList();
         assertThat(early.select("#groups-table td.gid").stream().map(Element::wholeText).sorted().toList()).isEqualTo(groupsThen);
         assertThat(groupsThen.size()).isLessThan(all.select("#groups-table td.gid").size());
+        // each partition's log end as of then: partitions --time answers the same search
+        Map<String, Long> then = new java.util.HashMap<>();
+        for (String line : Run.of("partitions", "--time", Long.toString(java.time.Instant.parse("2026-11-30T04:03:34.300Z").toEpochMilli() + 1),
+                dir.toString()).out().lines().toList()) {
+            int c = line.lastIndexOf(':');
+            int t = line.lastIndexOf(':', c - 1);
+            then.put(line.substring(0, t) + "-" + line.substring(t + 1, c), Long.parseLong(line.substring(c + 1)));
+        }
+        int checked = 0;
+        for (Element d : early.select(".pdetail")) {
+            String name = d.selectFirst("h3").text().replaceAll(" \\([a-z]+\\)$", "");
+            Element row = d.selectFirst("table tbody tr");
+            long asOfEnd = Long.parseLong(row.child(6).text());
+            long end = Long.parseLong(row.child(5).text());
+            if (then.containsKey(name)) {
+                assertThat(asOfEnd).as(name).isEqualTo(Math.min(end, then.get(name)));
+                checked++;
+            } else {
+                assertThat(asOfEnd).as(name).isLessThanOrEqualTo(end);
+            }
+        }
+        assertThat(checked).isGreaterThan(5);
     }
 
     @Test
