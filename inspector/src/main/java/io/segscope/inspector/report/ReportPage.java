@@ -2,8 +2,6 @@ package io.segscope.inspector.report;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.segscope.format.replay.CommitHistory;
-import io.segscope.inspector.output.Times;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -14,6 +12,14 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
+
+import static io.segscope.inspector.report.Fmt.age;
+import static io.segscope.inspector.report.Fmt.bytes;
+import static io.segscope.inspector.report.Fmt.esc;
+import static io.segscope.inspector.report.Fmt.f1;
+import static io.segscope.inspector.report.Fmt.n;
+import static io.segscope.inspector.report.Fmt.shorten;
+import static io.segscope.inspector.report.Fmt.time;
 
 /**
  * The report as one HTML page: the sections in order, each opening with its verdict and figures,
@@ -26,46 +32,17 @@ import java.util.Locale;
 public final class ReportPage {
     private final StringBuilder h = new StringBuilder(1 << 16);
     private final ReportModel.Report r;
+    private final MapSection map;
 
     private ReportPage(ReportModel.Report r) {
         this.r = r;
+        this.map = new MapSection(h, r);
     }
 
     /** The page of {@code report}. */
     public static String render(ReportModel.Report report) {
         return new ReportPage(report).page();
     }
-
-    private static String esc(String s) {
-        return Html.text(s);
-    }
-
-    private static String n(long v) {
-        return String.format(Locale.ROOT, "%,d", v);
-    }
-
-    static String bytes(long b) {
-        if (b < 1024) {
-            return b + " B";
-        }
-        String[] u = {"KiB", "MiB", "GiB", "TiB"};
-        double v = b;
-        int i = -1;
-        while (v >= 1024 && i < u.length - 1) {
-            v /= 1024;
-            i++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", v, u[i]);
-    }
-
-    private static String time(long ms) {
-        return ms < 0 ? "-" : Times.iso(ms);
-    }
-
-    private static String f1(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
-    }
-
     private static String sha256(String s) {
         try {
             return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
@@ -103,8 +80,8 @@ public final class ReportPage {
         h.append("<p id=\"script-status\" class=\"status\">The charts are drawn; sorting, filtering and details need the page's script.</p>\n");
         h.append("</header>\n<main>\n");
         overview();
-        partitions();
-        groups();
+        map.write();
+        new GroupsSection(h, r, map).write();
         transactions();
         compaction();
         formats();
@@ -208,458 +185,6 @@ public final class ReportPage {
         return sb.toString();
     }
 
-    // ---- partition map ----
-
-    static final String[] HEALTH = {"ok", "info", "warning", "damaged", "diverged"};
-    static final String[] HEALTH_COLOURS = {"#43a047", "#9ccc65", "#fbc02d", "#e53935", "#8e24aa"};
-
-    static String healthColour(String health) {
-        for (int i = 0; i < HEALTH.length; i++) {
-            if (HEALTH[i].equals(health)) {
-                return HEALTH_COLOURS[i];
-            }
-        }
-        return "#9e9e9e";
-    }
-
-    private void partitions() {
-        List<ReportModel.Partition> ps = r.partitions();
-        int[] byHealth = new int[HEALTH.length];
-        for (ReportModel.Partition p : ps) {
-            for (int i = 0; i < HEALTH.length; i++) {
-                if (HEALTH[i].equals(p.health())) {
-                    byHealth[i]++;
-                }
-            }
-        }
-        h.append("<section id=\"partitions\">\n<h2>Partition map</h2>\n<p class=\"verdict\">");
-        int bad = byHealth[3] + byHealth[4];
-        h.append(bad > 0 ? n(bad) + " partition(s) damaged or diverged" : byHealth[2] > 0 ? "No partition damaged, "
-                + n(byHealth[2]) + " with warnings" : "Every partition reads without damage")
-                .append(": ").append(n(ps.size())).append(" partition(s) drawn");
-        for (int i = 0; i < HEALTH.length; i++) {
-            h.append(", ").append(byHealth[i]).append(' ').append(HEALTH[i]);
-        }
-        h.append(".</p>\n");
-        if (r.partitionsLeftOut() > 0) {
-            h.append("<p class=\"note\">").append(n(r.partitionsLeftOut())).append(" partition(s) left out of the map.</p>\n");
-        }
-        h.append("<p><label>Colour by <select id=\"map-mode\"><option value=\"h\">health</option><option value=\"s\">size</option>"
-                + "<option value=\"d\">dirty ratio</option></select></label> <input type=\"search\" id=\"map-filter\" placeholder=\"filter partitions\""
-                + " aria-label=\"filter partitions\"> <span id=\"map-legend\" class=\"legend\">");
-        for (int i = 0; i < HEALTH.length; i++) {
-            h.append("<span class=\"key k").append(i).append("\">").append(HEALTH[i]).append("</span> ");
-        }
-        h.append("</span></p>\n");
-        int cols = 40;
-        int cell = 18;
-        int rows = Math.max(1, (ps.size() + cols - 1) / cols);
-        int width = cols * cell;
-        // one row label per topic change is not drawn: names are in each cell's title
-        h.append("<svg class=\"chart\" id=\"map\" width=\"").append(width).append("\" height=\"").append(rows * cell)
-                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(rows * cell).append("\" role=\"img\" aria-label=\"partition map\">");
-        for (int i = 0; i < ps.size(); i++) {
-            ReportModel.Partition p = ps.get(i);
-            h.append("<rect class=\"cell\" data-i=\"").append(i).append("\" x=\"").append((i % cols) * cell).append("\" y=\"")
-                    .append((i / cols) * cell).append("\" width=\"").append(cell - 2).append("\" height=\"").append(cell - 2)
-                    .append("\"><title>").append(esc(p.name())).append(": ").append(esc(p.health())).append(", ").append(esc(bytes(p.bytes())))
-                    .append(p.dirtyRatio() >= 0 ? ", dirty ratio " + String.format(Locale.ROOT, "%.3f", p.dirtyRatio()) : "")
-                    .append("</title></rect>");
-        }
-        h.append("</svg>\n<p class=\"note\">Click a cell for the partition's segments, damaged ranges, leader epochs and replicas.</p>\n");
-        for (int i = 0; i < ps.size(); i++) {
-            if (hasDetail(ps.get(i))) {
-                partitionDetail(i, ps.get(i));
-            }
-        }
-        h.append("</section>\n");
-    }
-
-    private static boolean hasDetail(ReportModel.Partition p) {
-        return !p.replicas().isEmpty() && !(p.replicas().get(0).segments().isEmpty() && p.damage().isEmpty());
-    }
-
-    /** The map index of a partition that has details, by name ("topic-partition"), for links; -1 when none. */
-    private int detailIndex(String name) {
-        if (detailIndex == null) {
-            detailIndex = new java.util.HashMap<>();
-            for (int i = 0; i < r.partitions().size(); i++) {
-                if (hasDetail(r.partitions().get(i))) {
-                    detailIndex.put(r.partitions().get(i).name(), i);
-                }
-            }
-        }
-        return detailIndex.getOrDefault(name, -1);
-    }
-
-    private java.util.Map<String, Integer> detailIndex;
-
-    /** A partition's name, linked to its details on the map when it has them. */
-    private String partitionLink(String name) {
-        int i = detailIndex(name);
-        return i < 0 ? esc(name) : "<a href=\"#pd-" + i + "\" class=\"show-partition\" data-p=\"" + i + "\">" + esc(name) + "</a>";
-    }
-
-    private void partitionDetail(int i, ReportModel.Partition p) {
-        h.append("<div class=\"pdetail\" id=\"pd-").append(i).append("\" hidden>\n<h3>").append(esc(p.name())).append(" (")
-                .append(esc(p.health())).append(")</h3>\n");
-        long lo = Long.MAX_VALUE;
-        long hi = 0;
-        for (ReportModel.Replica rep : p.replicas()) {
-            lo = Math.min(lo, rep.logStart());
-            hi = Math.max(hi, rep.logEnd());
-            for (ReportModel.Segment s : rep.segments()) {
-                lo = Math.min(lo, s.baseOffset());
-                hi = Math.max(hi, s.endOffset());
-            }
-        }
-        if (lo == Long.MAX_VALUE) {
-            lo = 0;
-        }
-        if (hi <= lo) {
-            hi = lo + 1;
-        }
-        int w = 860;
-        int left = 110;
-        int rowH = 56;
-        int height = 30 + rowH * p.replicas().size();
-        double scale = (double) (w - left - 10) / (hi - lo);
-        long flo = lo;
-        java.util.function.LongFunction<String> x = o -> f1(left + (Math.max(flo, o) - flo) * scale);
-        h.append("<svg class=\"chart offsets\" width=\"").append(w).append("\" height=\"").append(height).append("\" viewBox=\"0 0 ")
-                .append(w).append(' ').append(height).append("\" role=\"img\" aria-label=\"segments along the offset axis\">");
-        for (int k = 0; k < p.replicas().size(); k++) {
-            ReportModel.Replica rep = p.replicas().get(k);
-            int y = 10 + k * rowH;
-            h.append("<text x=\"0\" y=\"").append(y + 14).append("\" class=\"lbl\">").append(esc(rep.broker() >= 0 ? "broker " + rep.broker() : "replica"))
-                    .append("</text><text x=\"0\" y=\"").append(y + 28).append("\" class=\"tick\">").append(esc(rep.standing())).append("</text>");
-            for (ReportModel.Segment s : rep.segments()) {
-                h.append("<rect class=\"segment\" x=\"").append(x.apply(s.baseOffset())).append("\" y=\"").append(y).append("\" width=\"")
-                        .append(f1(Math.max(1, (s.endOffset() - s.baseOffset()) * scale - 1))).append("\" height=\"24\" fill=\"#90caf9\" stroke=\"#1565c0\"><title>")
-                        .append(esc(s.file())).append(": offsets ").append(s.baseOffset()).append(" to ").append(s.endOffset())
-                        .append(", ").append(esc(bytes(s.bytes()))).append("</title></rect>");
-            }
-            // damage of this replica's files: offsets when known, else the byte range placed in its segment
-            for (ReportModel.Damage d : p.damage()) {
-                if (!sameReplica(rep, d)) {
-                    continue;
-                }
-                double x0;
-                double x1;
-                if (d.offsetFrom() >= 0) {
-                    x0 = left + (Math.max(flo, d.offsetFrom()) - flo) * scale;
-                    long to = d.offsetTo() >= 0 ? d.offsetTo() + 1 : segmentEnd(rep, d.segmentBase(), hi);
-                    x1 = left + (Math.max(flo, to) - flo) * scale;
-                } else {
-                    ReportModel.Segment s = segmentOf(rep, d.segmentBase());
-                    if (s == null || s.bytes() <= 0 || d.byteFrom() < 0) {
-                        x0 = left + (Math.max(flo, Math.max(0, d.segmentBase())) - flo) * scale;
-                        x1 = x0 + 3;
-                    } else {
-                        double sx = left + (s.baseOffset() - flo) * scale;
-                        double sw = (s.endOffset() - s.baseOffset()) * scale;
-                        x0 = sx + sw * Math.min(1, (double) d.byteFrom() / s.bytes());
-                        x1 = sx + sw * Math.min(1, (double) Math.max(d.byteFrom() + 1, d.byteTo()) / s.bytes());
-                    }
-                }
-                h.append("<rect class=\"damage\" x=\"").append(f1(x0)).append("\" y=\"").append(y - 2).append("\" width=\"")
-                        .append(f1(Math.max(3, x1 - x0))).append("\" height=\"28\" fill=\"").append(d.severity().equals("error") ? "#e53935" : "#fbc02d")
-                        .append("\" opacity=\"0.85\"><title>").append(esc(d.kind())).append(" (").append(esc(d.severity())).append(") ")
-                        .append(esc(d.file())).append(d.byteFrom() >= 0 ? " bytes " + d.byteFrom() + (d.byteTo() >= 0 ? " to " + d.byteTo() : "") : "")
-                        .append(d.offsetFrom() >= 0 ? ", offsets " + d.offsetFrom() + " to " + (d.offsetTo() >= 0 ? d.offsetTo() : "?") : "")
-                        .append(": ").append(esc(d.message())).append("</title></rect>");
-            }
-            for (long[] e : rep.epochs()) {
-                if (e[1] >= lo && e[1] <= hi) {
-                    h.append("<line class=\"epoch\" x1=\"").append(x.apply(e[1])).append("\" x2=\"").append(x.apply(e[1])).append("\" y1=\"")
-                            .append(y + 24).append("\" y2=\"").append(y + 32).append("\" stroke=\"#37474f\"><title>leader epoch ").append(e[0])
-                            .append(" from offset ").append(e[1]).append("</title></line><text x=\"").append(x.apply(e[1])).append("\" y=\"")
-                            .append(y + 42).append("\" class=\"tick\">e").append(e[0]).append("</text>");
-                }
-            }
-            marker(x.apply(rep.logStart()), y, "#1e88e5", "log start " + rep.logStart());
-            if (rep.highWatermark() >= 0) {
-                marker(x.apply(rep.highWatermark()), y, "#2e7d32", "high watermark " + rep.highWatermark());
-            }
-            marker(x.apply(rep.logEnd()), y, "#212121", "log end " + rep.logEnd());
-            if (rep.asOfEnd() >= 0) {
-                h.append("<line class=\"marker asof\" x1=\"").append(x.apply(rep.asOfEnd())).append("\" x2=\"").append(x.apply(rep.asOfEnd()))
-                        .append("\" y1=\"").append(y - 6).append("\" y2=\"").append(y + 30)
-                        .append("\" stroke=\"#ef6c00\" stroke-width=\"2\" stroke-dasharray=\"3 2\"><title>log end as of ")
-                        .append(esc(time(r.asOfTime()))).append(": ").append(rep.asOfEnd()).append("</title></line>");
-            }
-        }
-        h.append("<text x=\"").append(left).append("\" y=\"").append(height - 4).append("\" class=\"tick\">").append(lo)
-                .append("</text><text x=\"").append(w - 10).append("\" y=\"").append(height - 4).append("\" class=\"tick end\">").append(hi).append("</text>");
-        h.append("</svg>\n<table><thead><tr><th>replica</th><th>standing</th><th>log start</th><th>high watermark</th><th>last stable</th>"
-                + "<th>log end</th>" + (r.asOfTime() >= 0 ? "<th>log end as of</th>" : "") + "<th>segments</th></tr></thead><tbody>\n");
-        for (ReportModel.Replica rep : p.replicas()) {
-            h.append("<tr><td>").append(esc(rep.where())).append("</td><td>").append(esc(rep.standing())).append("</td><td>").append(rep.logStart())
-                    .append("</td><td>").append(rep.highWatermark() < 0 ? "-" : Long.toString(rep.highWatermark())).append("</td><td>")
-                    .append(rep.lastStable()).append("</td><td>").append(rep.logEnd()).append("</td><td>")
-                    .append(r.asOfTime() >= 0 ? (rep.asOfEnd() < 0 ? "-" : Long.toString(rep.asOfEnd())) + "</td><td>" : "")
-                    .append(rep.segments().size()).append("</td></tr>\n");
-        }
-        h.append("</tbody></table>\n");
-        if (!p.damage().isEmpty()) {
-            h.append("<table class=\"damage-table\"><thead><tr><th>file</th><th>kind</th><th>severity</th><th>bytes</th><th>offsets lost</th>"
-                    + "<th>message</th></tr></thead><tbody>\n");
-            for (ReportModel.Damage d : p.damage()) {
-                h.append("<tr><td>").append(esc(d.file())).append("</td><td>").append(esc(d.kind())).append("</td><td>").append(esc(d.severity()))
-                        .append("</td><td class=\"bytes\">").append(d.byteFrom() < 0 ? "-" : d.byteTo() < 0 ? "at " + d.byteFrom() : "[" + d.byteFrom() + ", " + d.byteTo() + ")")
-                        .append("</td><td class=\"offsets\">").append(d.offsetFrom() < 0 ? "-" : "[" + d.offsetFrom() + ", " + (d.offsetTo() < 0 ? "?" : Long.toString(d.offsetTo())) + "]")
-                        .append("</td><td>").append(esc(d.message())).append("</td></tr>\n");
-            }
-            h.append("</tbody></table>\n");
-        }
-        for (ReportModel.Replica rep : p.replicas()) {
-            for (String note : rep.notes()) {
-                h.append("<p class=\"note\">").append(esc(rep.where())).append(": ").append(esc(note)).append("</p>\n");
-            }
-        }
-        h.append("</div>\n");
-    }
-
-    private static boolean sameReplica(ReportModel.Replica rep, ReportModel.Damage d) {
-        String where = rep.where();
-        int open = where.lastIndexOf('(');
-        String dir = open >= 0 && where.endsWith(")") ? where.substring(open + 1, where.length() - 1) : where;
-        return d.file().startsWith(dir + "/");
-    }
-
-    private static ReportModel.Segment segmentOf(ReportModel.Replica rep, long base) {
-        for (ReportModel.Segment s : rep.segments()) {
-            if (s.baseOffset() == base) {
-                return s;
-            }
-        }
-        return null;
-    }
-
-    private static long segmentEnd(ReportModel.Replica rep, long base, long fallback) {
-        ReportModel.Segment s = segmentOf(rep, base);
-        return s == null ? fallback : s.endOffset();
-    }
-
-    private void marker(String x, int y, String colour, String what) {
-        h.append("<line class=\"marker\" x1=\"").append(x).append("\" x2=\"").append(x).append("\" y1=\"").append(y - 4).append("\" y2=\"")
-                .append(y + 28).append("\" stroke=\"").append(colour).append("\" stroke-width=\"2\"><title>").append(esc(what)).append("</title></line>");
-    }
-
-    // ---- groups ----
-
-    private static final String[] PALETTE = {"#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00acc1", "#6d4c41", "#3949ab", "#c0ca33",
-        "#d81b60", "#546e7a"};
-
-    private void groups() {
-        ReportModel.Groups g = r.groups();
-        int stopped = 0;
-        int empty = 0;
-        for (ReportModel.Group x : g.table()) {
-            if (x.stopped()) {
-                stopped++;
-            }
-            if (x.members() == 0) {
-                empty++;
-            }
-        }
-        h.append("<section id=\"groups\">\n<h2>Consumer groups</h2>\n<p class=\"verdict\">");
-        if (g.coordinatorPartitions() == 0) {
-            h.append("No __consumer_offsets partition among the inputs.");
-        } else {
-            h.append(n(g.total())).append(" group(s) in ").append(g.coordinatorPartitions()).append(" partition(s) of __consumer_offsets; ")
-                    .append(stopped).append(" stopped committing (last commit older than ").append(esc(duration(g.staleAfterMs())))
-                    .append(" before the end of the data), ").append(empty).append(" without members.");
-        }
-        h.append("</p>\n");
-        for (String p : g.problems()) {
-            h.append("<p class=\"note\">").append(esc(p)).append("</p>\n");
-        }
-        if (g.tableLeftOut() > 0) {
-            h.append("<p class=\"note\">").append(n(g.tableLeftOut())).append(" group(s) left out of the table.</p>\n");
-        }
-        if (g.table().isEmpty()) {
-            h.append("</section>\n");
-            return;
-        }
-        h.append("<p><input type=\"search\" class=\"filter\" data-table=\"groups-table\" placeholder=\"filter groups\" aria-label=\"filter groups\"></p>\n");
-        h.append("<table class=\"sortable\" id=\"groups-table\"><thead><tr><th>group</th><th>type</th><th>state</th><th>members</th>"
-                + "<th>last commit</th><th>total lag</th><th>coordinator partition</th><th>committed partitions</th><th>pending</th>"
-                + "<th>history</th></tr></thead><tbody>\n");
-        for (int i = 0; i < g.table().size(); i++) {
-            ReportModel.Group x = g.table().get(i);
-            h.append("<tr").append(x.stopped() ? " class=\"stopped\"" : "").append("><td class=\"gid\">").append(esc(x.id())).append("</td><td>")
-                    .append(esc(x.type())).append("</td><td>").append(esc(x.state())).append("</td><td data-v=\"").append(x.members()).append("\">")
-                    .append(x.members()).append("</td><td data-v=\"").append(x.lastCommit()).append("\">").append(time(x.lastCommit()))
-                    .append(x.stopped() ? " (stopped)" : "").append("</td><td data-v=\"").append(x.totalLag()).append("\">")
-                    .append(x.totalLag() < 0 ? "-" : n(x.totalLag())).append("</td><td data-v=\"").append(x.coordinatorPartition()).append("\">")
-                    .append(partitionLink("__consumer_offsets-" + x.coordinatorPartition())).append("</td><td data-v=\"").append(x.committedPartitions())
-                    .append("\">").append(x.committedPartitions()).append("</td><td data-v=\"").append(x.pending()).append("\">").append(x.pending())
-                    .append("</td><td>").append(x.drawn() ? "<a href=\"#gd-" + i + "\" class=\"show-group\" data-g=\"" + i + "\">show</a>" : "-")
-                    .append("</td></tr>\n");
-        }
-        h.append("</tbody></table>\n");
-        for (int i = 0; i < g.table().size(); i++) {
-            ReportModel.Group x = g.table().get(i);
-            if (x.drawn()) {
-                groupDetail(i, x);
-            }
-        }
-        h.append("</section>\n");
-    }
-
-    static String duration(long ms) {
-        if (ms % 86_400_000L == 0 && ms > 0) {
-            return ms / 86_400_000L + "d";
-        }
-        if (ms % 3_600_000L == 0 && ms > 0) {
-            return ms / 3_600_000L + "h";
-        }
-        if (ms % 60_000L == 0 && ms > 0) {
-            return ms / 60_000L + "m";
-        }
-        return ms + "ms";
-    }
-
-    private static final int MAX_LINES = 40;
-
-    private void groupDetail(int i, ReportModel.Group x) {
-        h.append("<div class=\"gdetail\" id=\"gd-").append(i).append("\" hidden>\n<h3>").append(esc(x.id())).append("</h3>\n");
-        List<CommitHistory.Series> series = x.history();
-        long t0 = Long.MAX_VALUE;
-        long t1 = Long.MIN_VALUE;
-        long maxOffset = 1;
-        int marks = 0;
-        for (int k = 0; k < series.size() && k < MAX_LINES; k++) {
-            for (CommitHistory.Point p : series.get(k).points()) {
-                t0 = Math.min(t0, p.time());
-                t1 = Math.max(t1, p.time());
-                maxOffset = Math.max(maxOffset, p.offset());
-                if (p.mark() != CommitHistory.Mark.COMMIT) {
-                    marks++;
-                }
-            }
-        }
-        if (series.isEmpty()) {
-            h.append("<p class=\"note\">No commit of this group in the log (its commits were compacted away or it never committed).</p>\n");
-        } else {
-            if (t1 <= t0) {
-                t1 = t0 + 1;
-            }
-            int w = 860;
-            int ht = 240;
-            int left = 70;
-            int top = 10;
-            int plotH = 190;
-            double sx = (double) (w - left - 10) / (t1 - t0);
-            double sy = (double) plotH / maxOffset;
-            long ft0 = t0;
-            long fmax = maxOffset;
-            h.append("<p class=\"note\">Committed offset over commit time, one line per partition; marks: resets (red circle), aborted"
-                    + " transactional commits (cross), pending ones (hollow circle), tombstones (square).</p>\n");
-            h.append("<svg class=\"chart history\" width=\"").append(w).append("\" height=\"").append(ht).append("\" viewBox=\"0 0 ").append(w)
-                    .append(' ').append(ht).append("\" role=\"img\" aria-label=\"commit history\">");
-            h.append("<line x1=\"").append(left).append("\" y1=\"").append(top + plotH).append("\" x2=\"").append(w - 10).append("\" y2=\"")
-                    .append(top + plotH).append("\" stroke=\"#757575\"></line>");
-            h.append("<text x=\"").append(left - 4).append("\" y=\"").append(top + 8).append("\" class=\"tick end\">").append(n(fmax))
-                    .append("</text><text x=\"").append(left - 4).append("\" y=\"").append(top + plotH).append("\" class=\"tick end\">0</text>");
-            h.append("<text x=\"").append(left).append("\" y=\"").append(ht - 4).append("\" class=\"tick\">").append(esc(time(t0)))
-                    .append("</text><text x=\"").append(w - 10).append("\" y=\"").append(ht - 4).append("\" class=\"tick end\">").append(esc(time(t1))).append("</text>");
-            for (int k = 0; k < series.size() && k < MAX_LINES; k++) {
-                CommitHistory.Series s = series.get(k);
-                String colour = PALETTE[k % PALETTE.length];
-                StringBuilder pts = new StringBuilder();
-                for (CommitHistory.Point p : s.points()) {
-                    if (p.offset() < 0 || p.mark() == CommitHistory.Mark.TXN_ABORTED || p.mark() == CommitHistory.Mark.TXN_PENDING) {
-                        continue;
-                    }
-                    pts.append(pts.isEmpty() ? "" : " ").append(f1(left + (p.time() - ft0) * sx)).append(',')
-                            .append(f1(top + plotH - p.offset() * sy));
-                }
-                String label = esc(s.topic() + "-" + s.partition()) + ": " + s.points().size() + " point(s)"
-                        + (s.dropped() > 0 ? ", " + s.dropped() + " plain commits thinned out" : "");
-                h.append("<polyline class=\"line\" fill=\"none\" stroke=\"").append(colour).append("\" stroke-width=\"1.5\" points=\"")
-                        .append(pts).append("\"><title>").append(label).append("</title></polyline>");
-                if (pts.indexOf(" ") < 0 && !pts.isEmpty()) {
-                    // a single commit: a dot, as a line of one point draws nothing
-                    int comma = pts.indexOf(",");
-                    h.append("<circle class=\"dot\" cx=\"").append(pts, 0, comma).append("\" cy=\"").append(pts, comma + 1, pts.length())
-                            .append("\" r=\"2.5\" fill=\"").append(colour).append("\"><title>").append(label).append("</title></circle>");
-                }
-                for (CommitHistory.Point p : s.points()) {
-                    if (p.mark() == CommitHistory.Mark.COMMIT || p.mark() == CommitHistory.Mark.TXN_COMMITTED) {
-                        continue;
-                    }
-                    double px = left + (p.time() - ft0) * sx;
-                    double py = top + plotH - Math.max(0, p.offset()) * sy;
-                    String title = esc(s.topic() + "-" + s.partition()) + ": " + p.mark().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-                            + (p.offset() >= 0 ? " to " + p.offset() : "") + " at " + esc(time(p.time())) + " (log offset " + p.logOffset() + ")";
-                    switch (p.mark()) {
-                        case RESET -> h.append("<circle class=\"mark reset\" cx=\"").append(f1(px)).append("\" cy=\"").append(f1(py))
-                                .append("\" r=\"4\" fill=\"#e53935\"><title>").append(title).append("</title></circle>");
-                        case TXN_ABORTED -> h.append("<path class=\"mark aborted\" d=\"M").append(f1(px - 4)).append(' ').append(f1(py - 4))
-                                .append("L").append(f1(px + 4)).append(' ').append(f1(py + 4)).append("M").append(f1(px - 4)).append(' ')
-                                .append(f1(py + 4)).append("L").append(f1(px + 4)).append(' ').append(f1(py - 4))
-                                .append("\" stroke=\"#b71c1c\" stroke-width=\"2\"><title>").append(title).append("</title></path>");
-                        case TXN_PENDING -> h.append("<circle class=\"mark pending\" cx=\"").append(f1(px)).append("\" cy=\"").append(f1(py))
-                                .append("\" r=\"4\" fill=\"none\" stroke=\"#f57c00\" stroke-width=\"2\"><title>").append(title).append("</title></circle>");
-                        default -> h.append("<rect class=\"mark tombstone\" x=\"").append(f1(px - 3)).append("\" y=\"").append(f1(py - 3))
-                                .append("\" width=\"6\" height=\"6\" fill=\"#424242\"><title>").append(title).append("</title></rect>");
-                    }
-                }
-            }
-            if (x.stopped() && x.lastCommit() >= t0 && x.lastCommit() <= t1) {
-                double px = left + (x.lastCommit() - ft0) * sx;
-                h.append("<line class=\"stop\" x1=\"").append(f1(px)).append("\" x2=\"").append(f1(px)).append("\" y1=\"").append(top)
-                        .append("\" y2=\"").append(top + plotH).append("\" stroke=\"#e53935\" stroke-dasharray=\"4 3\"><title>last commit ")
-                        .append(esc(time(x.lastCommit()))).append(": stopped</title></line>");
-            }
-            h.append("</svg>\n<p class=\"lines\">");
-            for (int k = 0; k < series.size() && k < MAX_LINES; k++) {
-                h.append("<span class=\"swatch c").append(k % PALETTE.length).append("\">\u25a0</span> ")
-                        .append(esc(series.get(k).topic() + "-" + series.get(k).partition())).append(' ');
-            }
-            h.append("</p>\n");
-            if (series.size() > MAX_LINES) {
-                h.append("<p class=\"note\">").append(series.size() - MAX_LINES).append(" more partition line(s) left out.</p>\n");
-            }
-            h.append("<p class=\"note\">").append(marks).append(" marked point(s).</p>\n");
-        }
-        // lag per partition
-        List<ReportModel.Lag> lag = x.lag();
-        if (!lag.isEmpty()) {
-            int shown = Math.min(lag.size(), 60);
-            long max = 1;
-            for (int k = 0; k < shown; k++) {
-                max = Math.max(max, lag.get(k).lag());
-            }
-            int ht = 16 * shown + 10;
-            h.append("<h4>Lag per partition (high watermark, else log end, minus the committed offset)</h4>\n");
-            h.append("<svg class=\"chart lag\" width=\"860\" height=\"").append(ht).append("\" viewBox=\"0 0 860 ").append(ht)
-                    .append("\" role=\"img\" aria-label=\"lag per partition\">");
-            for (int k = 0; k < shown; k++) {
-                ReportModel.Lag l = lag.get(k);
-                double w = l.lag() <= 0 ? 0 : Math.max(1, 500.0 * l.lag() / max);
-                int y = 4 + 16 * k;
-                h.append("<text x=\"0\" y=\"").append(y + 11).append("\" class=\"tick\">").append(esc(shorten(l.topic() + "-" + l.partition(), 40)))
-                        .append("</text><rect class=\"bar\" x=\"260\" y=\"").append(y).append("\" width=\"").append(f1(w))
-                        .append("\" height=\"12\" fill=\"#5c6bc0\"><title>").append(esc(l.topic() + "-" + l.partition())).append(": committed ")
-                        .append(l.committed()).append(", log end ").append(l.end() < 0 ? "unknown" : Long.toString(l.end())).append(", lag ")
-                        .append(l.lag() < 0 ? "unknown" : Long.toString(l.lag())).append("</title></rect><text x=\"").append(f1(266 + w))
-                        .append("\" y=\"").append(y + 11).append("\" class=\"tick\">").append(l.lag() < 0 ? "?" : n(l.lag())).append("</text>");
-            }
-            h.append("</svg>\n");
-            if (lag.size() > shown) {
-                h.append("<p class=\"note\">").append(lag.size() - shown).append(" more partition(s) not drawn.</p>\n");
-            }
-        }
-        h.append("</div>\n");
-    }
-
-    private static String shorten(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max - 1) + "\u2026";
-    }
-
     // ---- transactions ----
 
     private void transactions() {
@@ -694,7 +219,7 @@ public final class ReportPage {
                     + "<th>first offset</th><th>started</th><th>last write</th><th>age</th><th>transactional id</th><th>coordinator</th><th>verdict</th>"
                     + "</tr></thead><tbody>\n");
             for (ReportModel.Transaction t : ts) {
-                h.append("<tr").append(t.hanging() ? " class=\"hanging\"" : "").append("><td>").append(partitionLink(t.partition())).append("</td><td>")
+                h.append("<tr").append(t.hanging() ? " class=\"hanging\"" : "").append("><td>").append(map.partitionLink(t.partition())).append("</td><td>")
                         .append(t.broker() < 0 ? "-" : Integer.toString(t.broker())).append("</td><td data-v=\"").append(t.producerId()).append("\">")
                         .append(t.producerId()).append("</td><td>").append(t.producerEpoch()).append("</td><td data-v=\"").append(t.firstOffset()).append("\">")
                         .append(t.firstOffset()).append("</td><td>").append(esc(time(t.firstTimestamp()))).append("</td><td>").append(esc(time(t.lastTimestamp())))
@@ -707,19 +232,6 @@ public final class ReportPage {
         h.append("</section>\n");
     }
 
-    static String age(long ms) {
-        long s = ms / 1000;
-        if (s < 120) {
-            return s + " s";
-        }
-        if (s < 7200) {
-            return s / 60 + " min";
-        }
-        if (s < 172_800) {
-            return s / 3600 + " h";
-        }
-        return s / 86400 + " d";
-    }
 
     // ---- compaction ----
 
@@ -778,7 +290,7 @@ public final class ReportPage {
             h.append("<table class=\"sortable\" id=\"compaction-table\"><thead><tr><th>partition</th><th>bytes now</th><th>records now</th>"
                     + "<th>bytes after</th><th>records after</th><th>dirty ratio</th><th>cleaner</th><th>note</th></tr></thead><tbody>\n");
             for (ReportModel.Compaction c : cs) {
-                h.append("<tr><td>").append(partitionLink(c.partition())).append("</td><td data-v=\"").append(c.bytesNow()).append("\">").append(n(c.bytesNow()))
+                h.append("<tr><td>").append(map.partitionLink(c.partition())).append("</td><td data-v=\"").append(c.bytesNow()).append("\">").append(n(c.bytesNow()))
                         .append("</td><td data-v=\"").append(c.recordsNow()).append("\">").append(c.recordsNow() < 0 ? "-" : n(c.recordsNow()))
                         .append("</td><td data-v=\"").append(c.bytesAfter()).append("\">").append(c.bytesAfter() < 0 ? "-" : n(c.bytesAfter()))
                         .append("</td><td data-v=\"").append(c.recordsAfter()).append("\">").append(c.recordsAfter() < 0 ? "-" : n(c.recordsAfter()))
@@ -896,7 +408,7 @@ public final class ReportPage {
             for (ReportModel.Partition p : r.partitions()) {
                 g.writeStartObject();
                 g.writeStringField("n", p.name());
-                g.writeStringField("h", healthColour(p.health()));
+                g.writeStringField("h", MapSection.healthColour(p.health()));
                 g.writeStringField("s", sizeColour(p.bytes(), maxBytes));
                 g.writeStringField("d", dirtyColour(p.dirtyRatio()));
                 g.writeEndObject();
