@@ -27,7 +27,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The report's figures from the engines beyond the partitions and verify: the groups (the offsets
@@ -131,7 +130,6 @@ final class ReportFigures {
 
     void transactions(List<PartitionReplicas> parts, TransactionCoordinatorState coord, long end,
                               List<ReportModel.Transaction> out, List<String> left) {
-        long maxTimeoutMs = TimeUnit.MINUTES.toMillis(maxTimeoutMinutes);
         Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
         int all = 0;
         for (PartitionReplicas p : parts) {
@@ -141,24 +139,11 @@ final class ReportFigures {
                 if (out.size() >= ReportCommand.MAX_TRANSACTIONS) {
                     continue;
                 }
-                TransactionCoordinatorState.Txn t = byPid.get(o.producerId());
-                long idle = o.lastTimestamp() < 0 ? -1 : end - o.lastTimestamp();
-                long age = o.firstTimestamp() < 0 ? -1 : end - o.firstTimestamp();
-                boolean candidate = idle > maxTimeoutMs;
-                boolean unknownToCoordinator = t == null || !t.partitions().contains(r.topicPartition());
-                boolean hanging = coord.known() && candidate && unknownToCoordinator;
-                String verdict;
-                if (!coord.known()) {
-                    verdict = candidate ? "maybe hanging: idle past the timeout; __transaction_state is not among the inputs" : "open";
-                } else if (!unknownToCoordinator) {
-                    verdict = "open: the coordinator has it " + t.state() + " with this partition";
-                } else {
-                    verdict = (hanging ? "hanging: " : "open: ") + (t == null ? "no transactional id has this producer id"
-                            : "the coordinator's transaction is " + t.state() + " without this partition");
-                }
+                TransactionsCommand.Row row = TransactionsCommand.judge(r, o, coord, byPid, end, maxTimeoutMinutes);
+                TransactionCoordinatorState.Txn t = row.coordinator();
                 out.add(new ReportModel.Transaction(r.topicPartition(), r.brokerId().orElse(-1), o.producerId(), o.producerEpoch(),
-                        o.firstOffset(), o.firstTimestamp(), o.lastTimestamp(), age, idle, t == null ? null : t.transactionalId(),
-                        t == null ? null : t.state(), hanging, verdict));
+                        o.firstOffset(), o.firstTimestamp(), o.lastTimestamp(), row.ageMs(), row.idleMs(), t == null ? null : t.transactionalId(),
+                        t == null ? null : t.state(), row.hanging(), row.verdict()));
             }
         }
         if (all > out.size()) {
