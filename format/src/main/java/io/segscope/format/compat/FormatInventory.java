@@ -235,7 +235,8 @@ public final class FormatInventory implements RecordSink {
     /** As {@link #of(String, int, List, ReaderOptions)}; without {@code deep}, records are read only where needed. */
     public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep) {
         FormatInventory inv = new FormatInventory(topic, partition, deep);
-        new RecordWalk(options, DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).walk(files, inv);
+        // counts only, no view kept: each segment unmapped once read (a whole log dir's pass holds one segment's pages)
+        new RecordWalk(options, DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).releaseEachFile(true).walk(files, inv);
         return inv.counts();
     }
 
