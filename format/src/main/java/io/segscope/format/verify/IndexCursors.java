@@ -194,14 +194,15 @@ final class IndexCursors {
                 if (off >= lastTimeOffset) {
                     lastTimeOffset = off;
                     long ts = timeIndex.timestamp(j);
-                    if (off == last) {
+                    if (off >= first) {
+                        // 4.4.0 (and 3.8 on, KAFKA-16310) index a batch's last offset; earlier
+                        // brokers the offset of its record with the largest timestamp, anywhere in
+                        // the batch (3.3 to 3.7 in KRaft mode; docs/format.md 1.8). Either way the
+                        // entry names the batch, and lookups by time land on it.
                         if (ts != b.maxTimestamp()) {
-                            timeError(j, "timestamp " + ts + " at offset " + off + " but the batch ending there has maxTimestamp "
-                                    + b.maxTimestamp());
+                            timeError(j, "timestamp " + ts + " at offset " + off + " but the batch " + first + ".." + last
+                                    + " holding it has maxTimestamp " + b.maxTimestamp());
                         }
-                    } else if (off >= first) {
-                        timeError(j, "offset " + off + " is inside the batch " + first + ".." + last
-                                + " at position " + position + ", not its last offset");
                     } else {
                         timeError(j, "no batch ends at offset " + off + " (the next batch starts at " + first + ")");
                     }
