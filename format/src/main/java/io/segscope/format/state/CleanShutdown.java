@@ -16,13 +16,14 @@ import java.io.IOException;
  * {@code {"version":0,"brokerEpoch":N}}. Its presence means the last shutdown was clean. As in
  * Kafka, unknown fields are ignored, a missing version reads as 0 and the version is not checked
  * (only 0 exists); a missing or null brokerEpoch makes the file unusable. An empty file is what
- * brokers before 3.7 (KIP-966) write: a clean shutdown without a broker epoch, which Kafka reads as
- * {@link #NO_BROKER_EPOCH}.
+ * brokers before 3.7 (KIP-966) write: a clean shutdown (Kafka's {@code LogManager} goes by the
+ * file's presence) without a broker epoch ({@code CleanShutdownFileHandler.read()} gives none),
+ * read as {@link #NO_BROKER_EPOCH}.
  */
 public record CleanShutdown(int version, long brokerEpoch) {
     public static final String FILE_NAME = ".kafka_cleanshutdown";
     public static final int CURRENT_VERSION = 0;
-    /** The broker epoch of an empty marker ({@code CleanShutdownFileHandler}'s default). */
+    /** The broker epoch of an empty marker: none. */
     public static final long NO_BROKER_EPOCH = -1L;
     private static final JsonFactory JSON = new JsonFactory();
 
