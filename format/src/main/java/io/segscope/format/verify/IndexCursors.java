@@ -195,9 +195,9 @@ final class IndexCursors {
                     lastTimeOffset = off;
                     long ts = timeIndex.timestamp(j);
                     if (off >= first) {
-                        // 4.4.0 (and 3.8 on, KAFKA-16310) index a batch's last offset; earlier
-                        // brokers the offset of its record with the largest timestamp, anywhere in
-                        // the batch (3.3 to 3.7 in KRaft mode; docs/format.md 1.8). Either way the
+                        // 4.4.0 indexes a batch's last offset; older brokers (KAFKA-16310) the
+                        // offset of its first record with the largest timestamp, anywhere in the
+                        // batch (seen on 3.3.2 and 3.6.2; docs/format.md 1.8). Either way the
                         // entry names the batch, and lookups by time land on it.
                         if (ts != b.maxTimestamp()) {
                             timeError(j, "timestamp " + ts + " at offset " + off + " but the batch " + first + ".." + last
