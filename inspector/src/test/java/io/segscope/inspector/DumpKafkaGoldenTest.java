@@ -38,16 +38,13 @@ class DumpKafkaGoldenTest {
         List<Golden> out = new ArrayList<>();
         List<Path> dumpRoots = new ArrayList<>();
         dumpRoots.add(Corpus.synthetic().resolve("dump"));
-        if (Files.isDirectory(Corpus.corpus())) {
-            try (Stream<Path> runs = Files.list(Corpus.corpus())) {
-                runs.filter(r -> Files.isDirectory(r.resolve("dump"))).sorted().forEach(r -> {
-                    dumpRoots.add(r.resolve("dump"));
-                    if (Files.isDirectory(r.resolve("dump-" + COPIED))) {
-                        dumpRoots.add(r.resolve("dump-" + COPIED));
-                    }
-                });
+        // committed runs, then those of -Dsegscope.extraCorpus (other Kafka releases, Corpus.extraRuns)
+        Corpus.runs().stream().filter(r -> Files.isDirectory(r.resolve("dump"))).forEach(r -> {
+            dumpRoots.add(r.resolve("dump"));
+            if (Files.isDirectory(r.resolve("dump-" + COPIED))) {
+                dumpRoots.add(r.resolve("dump-" + COPIED));
             }
-        }
+        });
         for (Path root : dumpRoots) {
             // dump/ holds the dumps of logdir/, dump-copied-while-writing/ those of copied-while-writing/
             boolean copied = root.getFileName().toString().equals("dump-" + COPIED);
@@ -95,7 +92,7 @@ class DumpKafkaGoldenTest {
     @TestFactory
     Stream<DynamicTest> kafkaFormatEqualsDumpLogSegments() throws IOException {
         return goldens().stream().map(g -> DynamicTest.dynamicTest(
-                Corpus.testdata().relativize(g.source()).toString(), () -> {
+                (Corpus.isExtra(g.source()) ? g.source() : Corpus.testdata().relativize(g.source())).toString(), () -> {
                     List<String> expected = documentedDeviation(g.source(), Files.readAllLines(g.dump(), StandardCharsets.UTF_8));
                     Run run = Run.of(args(g));
                     List<String> actual = Arrays.asList(run.out().split("\n", -1));

@@ -34,18 +34,15 @@ class VerifyCommandTest {
     /** Every log dir of the corpus (each run) and the synthetic set. */
     static List<Path> logDirs() throws IOException {
         List<Path> out = new ArrayList<>();
-        if (Files.isDirectory(Corpus.corpus())) {
-            try (Stream<Path> runs = Files.list(Corpus.corpus())) {
-                runs.map(r -> r.resolve("logdir")).filter(Files::isDirectory).sorted().forEach(out::add);
-            }
-        }
+        // committed runs, then those of -Dsegscope.extraCorpus (other Kafka releases, Corpus.extraRuns)
+        Corpus.runs().stream().map(r -> r.resolve("logdir")).filter(Files::isDirectory).forEach(out::add);
         out.add(Corpus.synthetic().resolve("logdir"));
         return out;
     }
 
     @TestFactory
     Stream<DynamicTest> cleanOnEveryLogDir() throws IOException {
-        return logDirs().stream().map(dir -> DynamicTest.dynamicTest(Corpus.root().relativize(dir).toString(), () -> {
+        return logDirs().stream().map(dir -> DynamicTest.dynamicTest((Corpus.isExtra(dir) ? dir : Corpus.root().relativize(dir)).toString(), () -> {
             Run run = Run.of("verify", "--format", "jsonl", dir.toString());
             List<Map<String, Object>> findings = JsonLines.parse(run.out());
             assertThat(findings).as(run.out()).allMatch(f -> f.get("severity").equals("info"));
@@ -62,7 +59,7 @@ class VerifyCommandTest {
                 s.filter(Files::isDirectory).sorted().forEach(partitions::add);
             }
         }
-        return partitions.stream().map(p -> DynamicTest.dynamicTest(Corpus.root().relativize(p).toString(), () -> {
+        return partitions.stream().map(p -> DynamicTest.dynamicTest((Corpus.isExtra(p) ? p : Corpus.root().relativize(p)).toString(), () -> {
             Run run = Run.of("verify", "--min-severity", "warning", p.toString());
             assertThat(run.out()).isEmpty();
             assertThat(run.exit()).as(run.err()).isZero();

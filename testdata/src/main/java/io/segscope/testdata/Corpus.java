@@ -68,6 +68,46 @@ public final class Corpus {
         return testdata().resolve("corpus-zookeeper");
     }
 
+    /**
+     * The runs of {@link #corpus()} (its subdirectories, sorted) followed by those of
+     * {@link #extraRuns()}: what the tests comparing every run with its {@code admin.json} and
+     * dumps go over.
+     */
+    public static List<Path> runs() {
+        List<Path> out = new java.util.ArrayList<>(subdirs(corpus()));
+        out.addAll(extraRuns());
+        return out;
+    }
+
+    /**
+     * Runs generated outside the repository and never committed (e.g. other Kafka releases:
+     * {@code mvn -B -pl testdata -Pgenerate-corpus process-classes -Dcorpus.out=/tmp/versions
+     * -Dcorpus.runs=3.6.2-crashed}), named by the system property {@code segscope.extraCorpus}: a
+     * list of directories (separated by the path separator), each a run (holding {@code logdir/})
+     * or a directory of runs. Empty without the property.
+     */
+    public static List<Path> extraRuns() {
+        String prop = System.getProperty("segscope.extraCorpus");
+        List<Path> out = new java.util.ArrayList<>();
+        if (prop == null || prop.isBlank()) {
+            return out;
+        }
+        for (String d : prop.split(java.io.File.pathSeparator)) {
+            Path dir = Paths.get(d.trim()).toAbsolutePath().normalize();
+            if (Files.isDirectory(dir.resolve("logdir"))) {
+                out.add(dir);
+            } else {
+                subdirs(dir).stream().filter(r -> Files.isDirectory(r.resolve("logdir"))).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** Whether {@code run} is one of {@link #extraRuns()} (not committed). */
+    public static boolean isExtra(Path run) {
+        return !run.toAbsolutePath().normalize().startsWith(corpus().toAbsolutePath().normalize());
+    }
+
     /** The runs of {@link #zookeeperCorpus()}: its subdirectories holding a {@code run.json}. */
     public static List<Path> zookeeperRuns() {
         return subdirs(zookeeperCorpus()).stream()

@@ -15,17 +15,25 @@ import java.io.IOException;
  * A log dir's {@code .kafka_cleanshutdown} marker (docs/format.md 1.1): the JSON object
  * {@code {"version":0,"brokerEpoch":N}}. Its presence means the last shutdown was clean. As in
  * Kafka, unknown fields are ignored, a missing version reads as 0 and the version is not checked
- * (only 0 exists); a missing or null brokerEpoch makes the file unusable.
+ * (only 0 exists); a missing or null brokerEpoch makes the file unusable. An empty file is what
+ * brokers before 3.7 (KIP-966) write: a clean shutdown (Kafka's {@code LogManager} goes by the
+ * file's presence) without a broker epoch ({@code CleanShutdownFileHandler.read()} gives none),
+ * read as {@link #NO_BROKER_EPOCH}.
  */
 public record CleanShutdown(int version, long brokerEpoch) {
     public static final String FILE_NAME = ".kafka_cleanshutdown";
     public static final int CURRENT_VERSION = 0;
+    /** The broker epoch of an empty marker: none. */
+    public static final long NO_BROKER_EPOCH = -1L;
     private static final JsonFactory JSON = new JsonFactory();
 
     /** @throws FormatException {@code json-format} when the text is not such an object */
     public static CleanShutdown read(ByteSource source) {
         String file = source.name();
         byte[] bytes = SmallFiles.readAll(source);
+        if (bytes.length == 0) {
+            return new CleanShutdown(CURRENT_VERSION, NO_BROKER_EPOCH);
+        }
         int version = 0;
         Long brokerEpoch = null;
         try (JsonParser p = JSON.createParser(bytes)) {

@@ -194,14 +194,15 @@ final class IndexCursors {
                 if (off >= lastTimeOffset) {
                     lastTimeOffset = off;
                     long ts = timeIndex.timestamp(j);
-                    if (off == last) {
+                    if (off >= first) {
+                        // 4.4.0 indexes a batch's last offset; older brokers (KAFKA-16310) the
+                        // offset of its first record with the largest timestamp, anywhere in the
+                        // batch (seen on 3.3.2 and 3.6.2; docs/format.md 1.8). Either way the
+                        // entry names the batch, and lookups by time land on it.
                         if (ts != b.maxTimestamp()) {
-                            timeError(j, "timestamp " + ts + " at offset " + off + " but the batch ending there has maxTimestamp "
-                                    + b.maxTimestamp());
+                            timeError(j, "timestamp " + ts + " at offset " + off + " but the batch " + first + ".." + last
+                                    + " holding it has maxTimestamp " + b.maxTimestamp());
                         }
-                    } else if (off >= first) {
-                        timeError(j, "offset " + off + " is inside the batch " + first + ".." + last
-                                + " at position " + position + ", not its last offset");
                     } else {
                         timeError(j, "no batch ends at offset " + off + " (the next batch starts at " + first + ")");
                     }

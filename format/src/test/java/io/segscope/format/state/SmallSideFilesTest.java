@@ -194,7 +194,11 @@ class SmallSideFilesTest {
             Files.writeString(tmp.resolve(CleanShutdown.FILE_NAME), a);
             assertThat(KafkaStateOracle.assertCleanShutdownMatchesKafka(tmp.resolve(CleanShutdown.FILE_NAME))).as(a).isEqualTo(1);
         }
-        String[] refused = {"", "{}", "{\"version\":0}", "{\"version\":0,\"brokerEpoch\":null}", "[1]", "{\"brokerEpoch\":1",
+        // empty, as brokers before 3.7 leave it: Kafka reads no broker epoch, and the file still marks a clean shutdown
+        Files.writeString(tmp.resolve(CleanShutdown.FILE_NAME), "");
+        assertThat(new org.apache.kafka.storage.internals.checkpoint.CleanShutdownFileHandler(tmp.toString()).read()).isEmpty();
+        assertThat(CleanShutdown.read(text("", "c"))).isEqualTo(new CleanShutdown(0, CleanShutdown.NO_BROKER_EPOCH));
+        String[] refused = {"{}", "{\"version\":0}", "{\"version\":0,\"brokerEpoch\":null}", "[1]", "{\"brokerEpoch\":1",
                 "{\"brokerEpoch\":99999999999999999999}"};
         for (String r : refused) {
             Files.writeString(tmp.resolve(CleanShutdown.FILE_NAME), r);

@@ -99,7 +99,14 @@ public final class GroupsCommand implements Callable<Integer> {
                     pending.merge(o.group(), 1, Integer::sum);
                 }
                 for (ReplayedGroup g : r.result().groups().values()) {
-                    if (sel.group(g.groupId())) {
+                    // A simple group (no group record, only commits) whose offsets were all deleted
+                    // is gone: the old group coordinator (before 3.9's new one) deletes such a
+                    // group with offset tombstones only, no group tombstone, and neither
+                    // coordinator keeps an Empty group without offsets past its cleanup
+                    // (docs/format.md 3.4).
+                    boolean gone = g.type() == GroupType.CLASSIC && g.isSimple() && g.members().isEmpty()
+                            && !commits.containsKey(g.groupId()) && !pending.containsKey(g.groupId());
+                    if (!gone && sel.group(g.groupId())) {
                         entries.add(new Entry(g, commits.getOrDefault(g.groupId(), new long[] {0, -1}),
                                 pending.getOrDefault(g.groupId(), 0), r.part().partition()));
                     }

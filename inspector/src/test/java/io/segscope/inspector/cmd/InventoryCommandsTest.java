@@ -39,12 +39,11 @@ class InventoryCommandsTest {
 
     static List<Path> adminRuns() throws IOException {
         List<Path> out = new ArrayList<>();
-        try (Stream<Path> s = Files.list(Corpus.corpus())) {
-            for (Path run : s.sorted().toList()) {
-                Path admin = run.resolve("admin.json");
-                if (Files.isRegularFile(admin) && JSON.readTree(admin.toFile()).has("topics") && Files.isDirectory(run.resolve("logdir"))) {
-                    out.add(run);
-                }
+        // committed runs, then those of -Dsegscope.extraCorpus (other Kafka releases, Corpus.extraRuns)
+        for (Path run : Corpus.runs()) {
+            Path admin = run.resolve("admin.json");
+            if (Files.isRegularFile(admin) && JSON.readTree(admin.toFile()).has("topics") && Files.isDirectory(run.resolve("logdir"))) {
+                out.add(run);
             }
         }
         assertThat(out).hasSizeGreaterThanOrEqualTo(5);

@@ -97,7 +97,8 @@ public final class AdminSnapshot {
         for (GroupListing l : listings) {
             Map<String, Object> g = new LinkedHashMap<>();
             String id = l.groupId();
-            GroupType type = l.type().orElse(GroupType.UNKNOWN);
+            // A broker before 3.8 (ListGroups v4) names no group type: its groups are all classic.
+            GroupType type = l.type().orElse(GroupType.CLASSIC);
             g.put("groupId", id);
             g.put("type", l.type().map(GroupType::toString));
             g.put("protocol", l.protocol());

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.segscope.testdata.Corpus;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.internals.AppInfoParser;
 
@@ -32,8 +33,10 @@ import org.apache.kafka.common.utils.internals.AppInfoParser;
  * ({@code replicas}, a cluster of three brokers, is written by {@link ReplicaRun} beside
  * {@code --out}, into {@code ../corpus-replicas/}).
  * A 4.4.0 broker runs on this JVM's class path; a 3.9.1 broker on the jars resolved from
- * {@code testdata/generator-3.9.1/pom.xml} (two directories above {@code --out}), which never enter
- * the build. Clients, Admin and DumpLogSegments are always 4.4.0.
+ * {@code testdata/generator-3.9.1/pom.xml}, any other release ({@code --runs 3.6.2-plain},
+ * {@link RunSpec#versioned}) on those of {@code testdata/generator-kafka/pom.xml}
+ * ({@code -Dkafka.version}); neither enters the build. {@code --out} may be outside the repository
+ * (a scratch dir for runs that are compared but not committed). Clients, Admin and DumpLogSegments are always 4.4.0.
  */
 public final class CorpusGenerator {
     private CorpusGenerator() {
@@ -65,8 +68,9 @@ public final class CorpusGenerator {
                 }
                 String brokerClasspath = classpath;
                 if (spec.kafkaVersion().equals(RunSpec.KAFKA_391)) {
-                    Path root = out.toAbsolutePath().getParent().getParent();
-                    brokerClasspath = LegacyCorpusGenerator.resolveKafka391(root, work);
+                    brokerClasspath = LegacyCorpusGenerator.resolveKafka391(Corpus.root(), work);
+                } else if (!spec.kafkaVersion().equals(RunSpec.PINNED)) {
+                    brokerClasspath = resolveKafka(Corpus.root(), work, spec.kafkaVersion());
                 }
                 generate(spec, out.toAbsolutePath(), work, brokerClasspath);
             }
@@ -75,6 +79,24 @@ public final class CorpusGenerator {
         }
         // Client threads of closed-but-unreachable consumers must not keep the JVM alive.
         System.exit(0);
+    }
+
+    /**
+     * The classpath of Kafka {@code version}'s broker, from the standalone
+     * {@code testdata/generator-kafka/pom.xml} with {@code -Dkafka.version} (never the reactor).
+     */
+    static String resolveKafka(Path root, Path work, String version) throws IOException, InterruptedException {
+        Path out = work.resolve("kafka-" + version + ".classpath");
+        Path log = work.resolve("kafka-" + version + ".classpath.log");
+        Process p = new ProcessBuilder("mvn", "-B", "-q", "-f", root.resolve("testdata/generator-kafka/pom.xml").toString(),
+                "dependency:build-classpath", "-Dkafka.version=" + version, "-Dmdep.outputFile=" + out)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        if (p.waitFor() != 0) {
+            throw new IOException("resolving Kafka " + version + " failed: see " + log);
+        }
+        return Files.readString(out).trim();
     }
 
     private static void generate(RunSpec spec, Path out, Path work, String classpath) throws Exception {

@@ -16,7 +16,8 @@ import java.util.Map;
  * @param brokerOverrides settings on top of {@link Broker}'s single-node defaults
  * @param features       {@code --feature} arguments for StorageTool format
  * @param kafkaVersion   the broker's release: {@link #PINNED} runs on this JVM's class path,
- *                       {@code 3.9.1} on the jars of {@code testdata/generator-3.9.1/pom.xml}
+ *                       {@code 3.9.1} on the jars of {@code testdata/generator-3.9.1/pom.xml}, any
+ *                       other on those of {@code testdata/generator-kafka/pom.xml} ({@link #versioned})
  */
 record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int busyRounds,
                Map<String, String> brokerOverrides, List<String> features, String kafkaVersion) {
@@ -26,9 +27,31 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
     /** The older KRaft release a run can be written by (no share groups; KIP-848 by config). */
     static final String KAFKA_391 = "3.9.1";
 
-    /** Share groups and {@code __share_group_state} exist from Kafka 4.0 on. */
+    /**
+     * Whether the workload runs a share group (and StorageTool gets {@code share.version=1}): the
+     * pinned release and 4.2 on. KIP-932 arrived in 4.0 as early access and 4.1 as a preview,
+     * whose wire versions a 4.4.0 share consumer is not meant to speak; 3.x has none.
+     */
     boolean shareGroups() {
-        return !kafkaVersion.startsWith("3.");
+        return atLeast(kafkaVersion, 4, 2);
+    }
+
+    /**
+     * Whether the workload runs consumer-protocol (KIP-848) groups: from 3.9 on (3.9 only with
+     * {@code group.coordinator.rebalance.protocols=classic,consumer}, which turns the new group
+     * coordinator on; 4.0 on by default). Before 3.9 every group is classic and the old group
+     * coordinator writes {@code __consumer_offsets}.
+     */
+    boolean consumerProtocolGroups() {
+        return atLeast(kafkaVersion, 3, 9);
+    }
+
+    /** Whether release {@code version} (major.minor.patch) is {@code major.minor} or later. */
+    static boolean atLeast(String version, int major, int minor) {
+        String[] v = version.split("\\.");
+        int ma = Integer.parseInt(v[0]);
+        int mi = Integer.parseInt(v[1]);
+        return ma > major || (ma == major && mi >= minor);
     }
 
     /**
@@ -157,7 +180,42 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
         return new RunSpec("kraft-4.4.0-replicas", 0x5E65C09E0005L, Kind.REPLICAS, 5, 0, m, List.of(), PINNED);
     }
 
+    private static final java.util.regex.Pattern VERSIONED =
+            java.util.regex.Pattern.compile("(\\d+\\.\\d+\\.\\d+)-(plain|compressed|crashed)");
+
+    /**
+     * A plain, compressed (eager cleaner, zstd offsets topic) or crashed (SIGKILL, open
+     * transaction) run of any KRaft release from 3.3 on, named {@code kraft-<version>-<kind>}, its
+     * broker and StorageTool on the jars of {@code testdata/generator-kafka/pom.xml}
+     * ({@code -Dkafka.version=<version>}). What the release lacks is left out: share groups before
+     * 4.2, consumer-protocol groups before 3.9 ({@link #shareGroups()},
+     * {@link #consumerProtocolGroups()}); 3.x accepts offsets segments below 1 MiB (as in
+     * {@link #plain391()}). Short name {@code <version>-<kind>}, e.g. {@code 3.6.2-crashed}.
+     */
+    static RunSpec versioned(String version, Kind kind) {
+        RunSpec base = kind == Kind.COMPRESSED ? compressed() : kind == Kind.CRASHED ? crashed() : plain();
+        Map<String, String> m = new LinkedHashMap<>(base.brokerOverrides());
+        boolean v4 = atLeast(version, 4, 0);
+        if (!v4) {
+            m.remove("share.coordinator.state.topic.num.partitions");
+            m.put("offsets.topic.segment.bytes", "262144");
+        }
+        if (atLeast(version, 3, 9) && !v4) {
+            m.put("group.coordinator.rebalance.protocols", "classic,consumer");
+        }
+        int busyRounds = base.busyRounds() / (v4 ? 2 : 4);
+        long seed = 0x5E65C09E0000L ^ ((long) version.hashCode() << 8) ^ kind.ordinal();
+        RunSpec spec = new RunSpec("kraft-" + version + "-" + kind.name().toLowerCase(java.util.Locale.ROOT), seed, kind,
+                base.offsetsPartitions(), busyRounds, m, List.of(), version);
+        return spec.shareGroups() ? new RunSpec(spec.name(), seed, kind, spec.offsetsPartitions(), busyRounds, m,
+                List.of("share.version=1"), version) : spec;
+    }
+
     static RunSpec byShortName(String shortName) {
+        java.util.regex.Matcher v = VERSIONED.matcher(shortName.trim());
+        if (v.matches()) {
+            return versioned(v.group(1), Kind.valueOf(v.group(2).toUpperCase(java.util.Locale.ROOT)));
+        }
         switch (shortName.trim()) {
             case "plain":
                 return plain();
@@ -173,7 +231,7 @@ record RunSpec(String name, long seed, Kind kind, int offsetsPartitions, int bus
                 return replicas();
             default:
                 throw new IllegalArgumentException("unknown run '" + shortName
-                        + "' (plain, compressed, crashed, killed-mid-write, 3.9.1-plain, replicas)");
+                        + "' (plain, compressed, crashed, killed-mid-write, 3.9.1-plain, replicas, <version>-plain|compressed|crashed)");
         }
     }
 }

@@ -149,8 +149,13 @@ final class Workload {
         adminAlterAndDelete();
         liveGroups("classic", "classic groups",
                 List.of("classic-live,1", "classic live \"2\" ü", "classic-live-日本"), "classic-emptied-🚀");
-        liveGroups("consumer", "consumer-protocol groups",
-                List.of("kip848-live,1", "kip848 live \"2\" é", "kip848-live-日本"), "kip848-emptied-🔥");
+        if (spec.consumerProtocolGroups()) {
+            liveGroups("consumer", "consumer-protocol groups",
+                    List.of("kip848-live,1", "kip848 live \"2\" é", "kip848-live-日本"), "kip848-emptied-🔥");
+        } else {
+            skipped.put("consumerProtocolGroups", "Kafka " + spec.kafkaVersion() + " has no consumer rebalance protocol (KIP-848, 3.9 on)");
+            step("skipped consumer-protocol groups: Kafka " + spec.kafkaVersion() + " has none");
+        }
         if (spec.regexAndStreamsGroups()) {
             regexGroup();
             streamsApp();
