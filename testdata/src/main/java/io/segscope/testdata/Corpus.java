@@ -59,6 +59,22 @@ public final class Corpus {
         return testdata().resolve("corpus-replicas");
     }
 
+    /**
+     * {@code testdata/corpus-zookeeper/}: data dirs written by real ZooKeeper servers with what the
+     * client read back ({@code expected.json}), every write ({@code history.json}) and how each
+     * run was made ({@code run.json}); see its README.
+     */
+    public static Path zookeeperCorpus() {
+        return testdata().resolve("corpus-zookeeper");
+    }
+
+    /** The runs of {@link #zookeeperCorpus()}: its subdirectories holding a {@code run.json}. */
+    public static List<Path> zookeeperRuns() {
+        return subdirs(zookeeperCorpus()).stream()
+                .filter(r -> Files.isRegularFile(r.resolve("run.json")))
+                .collect(Collectors.toList());
+    }
+
     /** The runs of {@link #replicaCorpus()} (the directories holding {@code logdirs/}), sorted. */
     public static List<Path> replicaRuns() {
         return subdirs(replicaCorpus()).stream()
