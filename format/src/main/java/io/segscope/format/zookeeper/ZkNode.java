@@ -42,6 +42,22 @@ public final class ZkNode {
     public long ephemeralOwner() { return ephemeralOwner; }
     public long pzxid() { return pzxid; }
 
+    /**
+     * The cversion a client is answered ({@code DataNode.copyStat}: twice the persisted one minus
+     * the number of children).
+     */
+    public int clientCversion() {
+        return cversion * 2 - children.size();
+    }
+
+    /**
+     * The ephemeralOwner a client is answered with ZooKeeper's default settings (extended types
+     * off): 0 for a container node, else the stored owner.
+     */
+    public long clientEphemeralOwner() {
+        return isContainer() ? 0 : ephemeralOwner;
+    }
+
     /** The children's names, sorted. */
     public Set<String> children() {
         return new TreeSet<>(children);
@@ -60,17 +76,25 @@ public final class ZkNode {
         return ephemeralOwner == Long.MIN_VALUE;
     }
 
-    /** TTL node (the high byte of {@code ephemeralOwner} is 0xff, extended types). */
+    /**
+     * Possibly a TTL node: the high byte of {@code ephemeralOwner} is 0xff, which is a TTL only on
+     * a server with extended types on; 3.3/3.4 session ids can look the same.
+     */
     public boolean isTtl() {
         return ephemeralOwner != Long.MIN_VALUE && (ephemeralOwner & 0xff00000000000000L) == 0xff00000000000000L;
     }
 
-    /** An ephemeral node owned by a session. */
+    /** An ephemeral node (owned by a session, or a TTL node). */
     public boolean isEphemeral() {
-        return ephemeralOwner != 0 && !isContainer() && !isTtl();
+        return ephemeralOwner != 0 && !isContainer();
     }
 
+    /**
+     * Owned by a session as ZooKeeper's default settings see it (extended types off): any owner
+     * but 0 and the container marker. A TTL node is then listed under an id no session has, which
+     * changes nothing.
+     */
     static boolean sessionOwned(long owner) {
-        return owner != 0 && owner != Long.MIN_VALUE && (owner & 0xff00000000000000L) != 0xff00000000000000L;
+        return owner != 0 && owner != Long.MIN_VALUE;
     }
 }

@@ -100,7 +100,12 @@ final class ZkOracle {
         Map<String, DataNode> zk = nodes(theirs.tree());
         Map<String, ZkNode> seg = ours.nodesByPath();
         if (ours.filter().keepsAll()) {
-            assertThat(seg.keySet()).as(what + ": paths").isEqualTo(zk.keySet());
+            java.util.Set<String> onlyZk = new TreeSet<>(zk.keySet());
+            onlyZk.removeAll(seg.keySet());
+            java.util.Set<String> onlyOurs = new TreeSet<>(seg.keySet());
+            onlyOurs.removeAll(zk.keySet());
+            assertThat(onlyZk).as(what + ": paths only ZooKeeper has").isEmpty();
+            assertThat(onlyOurs).as(what + ": paths only segscope has").isEmpty();
         } else {
             for (String p : zk.keySet()) {
                 if (ours.filter().keeps(p)) {

@@ -28,7 +28,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class ZkWorkload {
     static {
-        System.setProperty("zookeeper.extendedTypesEnabled", "true");
         System.setProperty("zookeeper.admin.enableServer", "false");
         System.setProperty("zookeeper.snapCount", "100000");
     }
@@ -62,6 +61,7 @@ final class ZkWorkload {
         Files.createDirectories(log);
         SnapStream.setStreamMode(SnapStream.getStreamMode("snapshot.1." + (compression.equals("none") ? "x" : compression)));
         ZooKeeperServer.setDigestEnabled(digest);
+        System.setProperty("zookeeper.extendedTypesEnabled", "true");
         org.apache.zookeeper.server.persistence.FilePadding.setPreallocSize(r.nextBoolean() ? 4096 : 65536);
         // its constructor hands the first dir to FileTxnSnapLog as the log dir
         ZooKeeperServer zks = new ZooKeeperServer(log.toFile(), snap.toFile(), 2000);
@@ -112,6 +112,7 @@ final class ZkWorkload {
             for (ZooKeeper zk : clients) {
                 zk.close(10);
             }
+            System.clearProperty("zookeeper.extendedTypesEnabled");
             SnapStream.setStreamMode(SnapStream.StreamMode.CHECKED);
             ZooKeeperServer.setDigestEnabled(true);
         }
