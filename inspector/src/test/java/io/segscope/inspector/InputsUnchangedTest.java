@@ -128,7 +128,8 @@ public class InputsUnchangedTest {
                     new String[]{"zk-offsets", "--format", "csv", "--export-zk-offsets", tmp.resolve(run + ".txt").toString(), d},
                     new String[]{"zk-offsets", "--as-of-zxid", "0x100", "--no-checksums", d},
                     new String[]{"zk-tree", "--format", "jsonl", d},
-                    new String[]{"zk-tree", "--kafka", d})) {
+                    new String[]{"zk-tree", "--kafka", d},
+                    new String[]{"offsets", "--format", "jsonl", "--zookeeper", d, Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString()})) {
                 Run r = Run.of(command);
                 assertThat(r.exit()).as("%s ran: %s", List.of(command), r.err()).isBetween(0, 1);
                 assertThat(state(dir)).as("after %s", List.of(command)).isEqualTo(before);

@@ -49,7 +49,7 @@ class JsonlSchemaTest {
         }
         assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "compat-line", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
-                "history-event", "lag-offset", "locate-group", "offsets-offset", "partitions-replica", "salvage-partition",
+                "history-event", "lag-offset", "locate-group", "offsets-offset", "offsets-zookeeper", "partitions-replica", "salvage-partition",
                 "transactions-list", "transactions-transaction", "verify-finding", "zk-offsets-line", "zk-tree-kafka",
                 "zk-tree-node");
     }
@@ -206,7 +206,9 @@ class JsonlSchemaTest {
                 List<String[]> commands = List.of(
                         new String[]{"zk-offsets-line", "zk-offsets", "--format", "jsonl", in.toString()},
                         new String[]{"zk-tree-node", "zk-tree", "--format", "jsonl", "--max-data", "8", in.toString()},
-                        new String[]{"zk-tree-kafka", "zk-tree", "--kafka", "--format", "jsonl", in.toString()});
+                        new String[]{"zk-tree-kafka", "zk-tree", "--kafka", "--format", "jsonl", in.toString()},
+                        new String[]{"offsets-zookeeper", "offsets", "--format", "jsonl", "--zookeeper", in.toString(),
+                            Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString()});
                 for (String[] c : commands) {
                     Run r = Run.of(java.util.Arrays.copyOfRange(c, 1, c.length));
                     assertThat(r.exit()).as(r.err()).isZero();

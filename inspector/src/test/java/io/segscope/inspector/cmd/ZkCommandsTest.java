@@ -2,6 +2,7 @@ package io.segscope.inspector.cmd;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.segscope.format.zookeeper.ZkKafka;
 import io.segscope.inspector.Run;
 import io.segscope.inspector.TarGz;
 import io.segscope.testdata.Corpus;
@@ -221,5 +222,48 @@ class ZkCommandsTest {
                 assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
             }
         }
+    }
+
+    @Test
+    void offsetsBesideZooKeepers() throws IOException {
+        String logDir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        String oneLine = "^[^\\n]*$";
+        Run kafka = Run.of("offsets", "--format", "csv", "--group-regex", oneLine, logDir);
+        Run zk = Run.of("zk-offsets", "--format", "csv", input("zk-3.9.5"));
+        Run both = Run.of("offsets", "--format", "csv", "--group-regex", oneLine, "--zookeeper", input("zk-3.9.5"), logDir);
+        assertThat(both.exit()).as(both.err()).isZero();
+        // no group is on both sides here: the dual-commit offsets are the union of both
+        List<String> union = new ArrayList<>(kafka.out().lines().toList());
+        union.addAll(zk.out().lines().toList());
+        assertThat(both.out().lines().sorted().toList()).isEqualTo(union.stream().sorted().toList());
+        Run jsonl = Run.of("offsets", "--format", "jsonl", "--zookeeper", input("zk-3.9.5"), "--group", "colon:group:1", logDir);
+        for (String line : jsonl.out().split("\n")) {
+            JsonNode n = JSON.readTree(line);
+            assertThat(n.get("status").asText()).isEqualTo("zookeeper only");
+            assertThat(n.get("groupStatus").asText()).isEqualTo("zookeeper only");
+            assertThat(n.get("dualCommitOffset").asLong()).isEqualTo(n.get("zookeeperOffset").asLong());
+        }
+        assertThat(jsonl.out().lines().count()).isEqualTo(5);
+        assertThat(Run.of("offsets", "--zookeeper", "/nonexistent-zk", logDir).exit()).isEqualTo(3);
+    }
+
+    @Test
+    void rowAndGroupStatus() {
+        ZkKafka.Offset zk5 = new ZkKafka.Offset("g", "t", "0", 0, "5", 5L, null, 1000, 7, 1, "/consumers/g/offsets/t/0");
+        ZkKafka.Offset zk9 = new ZkKafka.Offset("g", "t", "1", 1, "9", 9L, null, 1000, 8, 1, "/consumers/g/offsets/t/1");
+        ZkDualCommit.Joined behind = new ZkDualCommit.Joined("g", "t", 0, zk5, new ZkDualCommit.KafkaRow("g", "t", 0, 7, 2000));
+        ZkDualCommit.Joined equal = new ZkDualCommit.Joined("g", "t", 1, zk9, new ZkDualCommit.KafkaRow("g", "t", 1, 9, 2000));
+        assertThat(behind.status()).isEqualTo("zookeeper behind");
+        assertThat(behind.fetched()).isEqualTo(7L);
+        assertThat(equal.status()).isEqualTo("equal");
+        assertThat(ZkDualCommit.groupStatus(List.of(behind, equal))).containsEntry("g", "zookeeper stopped");
+        ZkDualCommit.Joined ahead = new ZkDualCommit.Joined("g", "t", 1, zk9, new ZkDualCommit.KafkaRow("g", "t", 1, 4, 2000));
+        assertThat(ahead.status()).isEqualTo("zookeeper ahead");
+        assertThat(ahead.fetched()).isEqualTo(9L);
+        assertThat(ZkDualCommit.groupStatus(List.of(behind, ahead))).containsEntry("g", "both");
+        ZkDualCommit.Joined later = new ZkDualCommit.Joined("g", "t", 0, zk5, new ZkDualCommit.KafkaRow("g", "t", 0, 7, 500));
+        assertThat(ZkDualCommit.groupStatus(List.of(later))).containsEntry("g", "both");
+        assertThat(new ZkDualCommit.Joined("g", "t", 0, null, new ZkDualCommit.KafkaRow("g", "t", 0, 7, 500)).status()).isEqualTo("kafka only");
+        assertThat(new ZkDualCommit.Joined("g", "t", 0, zk5, null).status()).isEqualTo("zookeeper only");
     }
 }
