@@ -111,6 +111,9 @@ public final class ZkCorpusGenerator {
                 g.generate(run);
             }
         }
+        if (wanted.isEmpty() || wanted.contains(ZkKafkaRun.NAME)) {
+            ZkKafkaRun.generate(g, root, g.work);
+        }
     }
 
     /** The classpath of one ZooKeeper release, from the standalone pom (never the reactor). */
@@ -468,7 +471,7 @@ public final class ZkCorpusGenerator {
         return p;
     }
 
-    private Process startClient(String version, Path scratch, Properties job, String outName) throws IOException, InterruptedException {
+    Process startClient(String version, Path scratch, Properties job, String outName) throws IOException, InterruptedException {
         Path jobFile = scratch.resolve("job-" + outName + ".properties");
         try (Writer w = Files.newBufferedWriter(jobFile, StandardCharsets.UTF_8)) {
             job.store(w, null);
@@ -481,7 +484,7 @@ public final class ZkCorpusGenerator {
         return p;
     }
 
-    private static void expectLine(BufferedReader r, String prefix, Process p, Path scratch) throws IOException {
+    static void expectLine(BufferedReader r, String prefix, Process p, Path scratch) throws IOException {
         String line;
         while ((line = r.readLine()) != null) {
             if (line.startsWith(prefix)) {

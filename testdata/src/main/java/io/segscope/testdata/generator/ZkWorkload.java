@@ -40,7 +40,7 @@ import org.apache.zookeeper.data.Stat;
  * {@code testdata/corpus-zookeeper/README.md} for the files it writes.
  *
  * <p>Usage: {@code ZkWorkload <job.properties>}; keys: {@code connect}, {@code out} (run dir),
- * {@code run}, {@code part} ({@code full}, {@code killed}, {@code upgrade}, {@code readback}), {@code seed}, {@code multi} (true when the client has multi-ops),
+ * {@code run}, {@code part} ({@code full}, {@code killed}, {@code upgrade}, {@code kafka}, {@code readback}), {@code seed}, {@code multi} (true when the client has multi-ops),
  * {@code serverVersion}, {@code serverPid} (killed runs), {@code killAfterAcks}.
  */
 public final class ZkWorkload {
@@ -86,8 +86,7 @@ public final class ZkWorkload {
                     System.out.flush();
                     // The generator stops the first server, starts the second one on the same dir,
                     // and sends "CONTINUE <connect string> <server release>".
-                    String[] line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                            .readLine().split(" ");
+                    String[] line = w.stdin().readLine().split(" ");
                     w.job.setProperty("connect", line[1]);
                     w.serverVersion = line[2];
                     w.upgradeContinuation();
@@ -97,6 +96,14 @@ public final class ZkWorkload {
                     w.workload(false);
                     w.killedBurst();
                     Runtime.getRuntime().halt(0);
+                }
+                case "kafka" -> {
+                    w.oldConsumersBesideKafka();
+                    System.out.println("ZK-WRITES-DONE");
+                    System.out.flush();
+                    // The generator commits the Kafka side, stops the broker, then sends "READBACK".
+                    w.stdin().readLine();
+                    w.readBackAndWait("stop");
                 }
                 case "readback" -> w.readBackAfterKill();
                 default -> throw new IllegalArgumentException(part);
@@ -438,6 +445,79 @@ public final class ZkWorkload {
         close(consumerOf.get(group));
     }
 
+    private BufferedReader stdin;
+
+    BufferedReader stdin() {
+        if (stdin == null) {
+            stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        }
+        return stdin;
+    }
+
+    /**
+     * The Kafka broker run: old (ZooKeeper) consumers of three groups beside a Kafka 3.9.1 broker
+     * in ZooKeeper mode. {@code dual-commit-group} and {@code migrated group} also commit to
+     * {@code __consumer_offsets} (the generator does that with Kafka's Admin API, from the
+     * {@code zk-offsets.tsv} written here: group, topic, partition, last ZooKeeper offset);
+     * {@code migrated group}'s consumer stops committing to ZooKeeper and leaves.
+     */
+    void oldConsumersBesideKafka() throws Exception {
+        ZooKeeper admin = session("admin");
+        mkdirs(admin, "/consumers");
+        String[][] groups = {{"dual-commit-group", "orders,page.views", "6"}, {"zk-only-group", "orders", "4"},
+            {"migrated group", "orders", "2"}};
+        List<String> lines = new ArrayList<>();
+        for (String[] g : groups) {
+            subscriptions.put(g[0], List.of(g[1].split(",")));
+            registerConsumerNoOffsets(g[0]);
+            ZooKeeper c = sessions.get(consumerOf.get(g[0]));
+            for (int round = 0; round < Integer.parseInt(g[2]); round++) {
+                for (String t : subscriptions.get(g[0])) {
+                    for (int p = 0; p < partitions(t); p++) {
+                        String path = "/consumers/" + g[0] + "/offsets/" + t + "/" + p;
+                        long v = round == 0 ? 10 + p : offsets.get(path) + 1 + rnd.nextInt(20);
+                        if (round == 0) {
+                            mkdirs(c, "/consumers/" + g[0] + "/offsets/" + t);
+                            create(c, path, Long.toString(v), CreateMode.PERSISTENT);
+                        } else {
+                            setData(c, path, Long.toString(v), -1);
+                        }
+                        offsets.put(path, v);
+                    }
+                }
+            }
+            for (String t : subscriptions.get(g[0])) {
+                for (int p = 0; p < partitions(t); p++) {
+                    lines.add(g[0] + "\t" + t + "\t" + p + "\t" + offsets.get("/consumers/" + g[0] + "/offsets/" + t + "/" + p));
+                }
+            }
+        }
+        leave("migrated group");
+        Files.write(out.resolve("zk-offsets.tsv"), lines, StandardCharsets.UTF_8);
+    }
+
+    private void registerConsumerNoOffsets(String group) throws Exception {
+        String role = "consumer-" + (roleCounter++);
+        ZooKeeper c = session(role);
+        consumerOf.put(group, role);
+        String consumerId = group + "_host" + roleCounter + ".example.com-" + now() + "-"
+                + String.format("%08x", rnd.nextInt());
+        ZooKeeper admin = sessions.get("admin");
+        mkdirs(admin, "/consumers/" + group + "/ids");
+        StringBuilder sub = new StringBuilder();
+        for (String t : subscriptions.get(group)) {
+            sub.append(sub.length() == 0 ? "" : ",").append('"').append(t).append("\":1");
+        }
+        create(c, "/consumers/" + group + "/ids/" + consumerId, "{\"version\":1,\"subscription\":{" + sub
+                + "},\"pattern\":\"static\",\"timestamp\":\"" + now() + "\"}", CreateMode.EPHEMERAL);
+        for (String t : subscriptions.get(group)) {
+            mkdirs(admin, "/consumers/" + group + "/owners/" + t);
+            for (int p = 0; p < partitions(t); p++) {
+                create(c, "/consumers/" + group + "/owners/" + t + "/" + p, consumerId + "-0", CreateMode.EPHEMERAL);
+            }
+        }
+    }
+
     /** The 3.9.5 server's part of an upgraded run: the 3.4 consumers' sessions expire first. */
     void upgradeContinuation() throws Exception {
         ZooKeeper admin = session("admin-2");
@@ -775,7 +855,7 @@ public final class ZkWorkload {
         System.out.println("READBACK-DONE");
         System.out.flush();
         // Stay connected (sessions open, no closeSession) until the generator has stopped the server.
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        BufferedReader in = stdin();
         while (in.readLine() != null) {
             // wait for EOF
         }
