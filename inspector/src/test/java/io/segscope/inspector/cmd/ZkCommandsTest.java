@@ -266,4 +266,32 @@ class ZkCommandsTest {
         assertThat(new ZkDualCommit.Joined("g", "t", 0, null, new ZkDualCommit.KafkaRow("g", "t", 0, 7, 500)).status()).isEqualTo("kafka only");
         assertThat(new ZkDualCommit.Joined("g", "t", 0, zk5, null).status()).isEqualTo("zookeeper only");
     }
+
+    /** The Kafka 3.9.1 broker in ZooKeeper mode: both sides equal the rows the generator recorded (run.json dualCommit). */
+    @Test
+    void dualCommitRunEqualsItsRecord() throws IOException {
+        Path run = corpus().resolve("kafka-3.9.1-zk");
+        JsonNode want = JSON.readTree(run.resolve("run.json").toFile()).get("dualCommit");
+        Run r = Run.of("offsets", "--format", "jsonl", "--zookeeper", run.resolve("data").toString(), run.resolve("logdir").toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> got = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            JsonNode n = JSON.readTree(line);
+            got.add(n.get("group").asText() + "/" + n.get("topic").asText() + "/" + n.get("partition").asInt() + " zk="
+                    + n.get("zookeeperOffset") + " kafka=" + n.get("kafkaOffset"));
+            JsonNode zk = n.get("zookeeperOffset");
+            JsonNode kafka = n.get("kafkaOffset");
+            long fetched = zk.isNull() ? kafka.asLong() : kafka.isNull() ? zk.asLong() : Math.max(zk.asLong(), kafka.asLong());
+            assertThat(n.get("dualCommitOffset").asLong()).isEqualTo(fetched);
+        }
+        List<String> expected = new ArrayList<>();
+        for (JsonNode w : want) {
+            expected.add(w.get("group").asText() + "/" + w.get("topic").asText() + "/" + w.get("partition").asInt() + " zk="
+                    + w.get("zkOffset") + " kafka=" + w.get("kafkaOffset"));
+        }
+        assertThat(got).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(r.out()).contains("\"group\":\"migrated group\"").contains("\"groupStatus\":\"zookeeper stopped\"");
+        Run table = Run.of("offsets", "--zookeeper", run.resolve("data").toString(), "--group", "migrated group", run.resolve("logdir").toString());
+        assertThat(table.out().lines().skip(1).toList()).hasSize(3).allMatch(l -> l.contains("zookeeper behind") && l.endsWith("zookeeper stopped"));
+    }
 }
