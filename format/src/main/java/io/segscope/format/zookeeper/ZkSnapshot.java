@@ -204,20 +204,6 @@ public final class ZkSnapshot {
             if (path == null) {
                 throw FormatException.at(Violation.ZK_INVALID_TREE, name, at).note("null node path" + where(mode)).build();
             }
-            byte[] data = in.readBuffer(MAX_LENGTH);
-            long aclId = in.readLong();
-            long czxid = in.readLong();
-            long mzxid = in.readLong();
-            long ctime = in.readLong();
-            long mtime = in.readLong();
-            int version = in.readInt();
-            int cversion = in.readInt();
-            int aversion = in.readInt();
-            long owner = in.readLong();
-            long pzxid = in.readLong();
-            n++;
-            maxZxid = Math.max(maxZxid, Math.max(czxid, Math.max(mzxid, pzxid)));
-            maxTime = Math.max(maxTime, Math.max(ctime, mtime));
             String key;
             String parentKey = null;
             String child = null;
@@ -234,6 +220,20 @@ public final class ZkSnapshot {
                 child = path.substring(slash + 1);
             }
             boolean keep = filter.keeps(key);
+            byte[] data = keep ? in.readBuffer(MAX_LENGTH) : skipBuffer(in);
+            long aclId = in.readLong();
+            long czxid = in.readLong();
+            long mzxid = in.readLong();
+            long ctime = in.readLong();
+            long mtime = in.readLong();
+            int version = in.readInt();
+            int cversion = in.readInt();
+            int aversion = in.readInt();
+            long owner = in.readLong();
+            long pzxid = in.readLong();
+            n++;
+            maxZxid = Math.max(maxZxid, Math.max(czxid, Math.max(mzxid, pzxid)));
+            maxTime = Math.max(maxTime, Math.max(ctime, mtime));
             ZkNode parent = parentKey == null ? null : tree.nodes.get(parentKey);
             if (parentKey != null && parent == null && filter.keeps(parentKey)) {
                 throw FormatException.at(Violation.ZK_INVALID_TREE, name, at)
@@ -274,6 +274,19 @@ public final class ZkSnapshot {
         tree.snapshotMaxTime = maxTime;
         seal(in, name, checksums, mode, 1);
         return tree;
+    }
+
+    /** A buffer's bytes skipped, not held (a node the filter drops); returns null. */
+    private static byte[] skipBuffer(JuteInput in) {
+        long at = in.position();
+        int len = in.readInt();
+        if (len < -1 || len > MAX_LENGTH) {
+            throw new JuteInput.JuteException(JuteInput.JuteException.Reason.LENGTH, at, in.name(), "Unreasonable length = " + len);
+        }
+        if (len > 0) {
+            in.skip(len);
+        }
+        return null;
     }
 
     private static void seal(JuteInput in, String name, boolean checksums, String mode, int which) {
