@@ -87,6 +87,7 @@ class HostileCliPropertyTest {
                     new String[]{"lag", "--format", "kafka", copy.toString()},
                     new String[]{"transactions", "--format", "jsonl", copy.toString()},
                     new String[]{"compat", copy.toString()},
+                    new String[]{"report", "--out", dir.resolve("report.html").toString(), copy.toString()},
                     new String[]{"compact", "--dry-run", "--roll", "--format", "jsonl", copy.toString()},
                     new String[]{"compact", "--roll", "--out", dir.resolve("out").toString(), copy.toString()},
                     new String[]{"compact", "--snapshot", "--out", dir.resolve("snapshot").toString(), copy.toString()})) {

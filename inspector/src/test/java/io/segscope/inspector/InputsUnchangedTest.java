@@ -102,6 +102,7 @@ public class InputsUnchangedTest {
                 new String[]{"lag", "--format", "kafka", dir},
                 new String[]{"transactions", "--list", dir},
                 new String[]{"compat", "--format", "jsonl", dir},
+                new String[]{"report", "--out", tmp.resolve("report.html").toString(), dir},
                 new String[]{"transactions", "--format", "jsonl", dir},
                 new String[]{"compact", "--dry-run", "--roll", dir},
                 new String[]{"compact", "--roll", "--snapshot", "--out", out, dir});
@@ -145,6 +146,7 @@ public class InputsUnchangedTest {
             "format/src/main/java/io/segscope/format/state/StateFileWriter.java", "side files of an output dir, under temporary names",
             "format/src/main/java/io/segscope/format/logdir/Copies.java", "copies of input files into an output's temporary dir",
             "format/src/main/java/io/segscope/format/salvage/SalvageOutput.java", "a salvage's temporary output dir, renamed when complete",
+            "inspector/src/main/java/io/segscope/inspector/report/ReportFile.java", "the report page, through a temporary file renamed into place",
             "inspector/src/main/java/io/segscope/inspector/Segscope.java", "standard output and error",
             "inspector/src/main/java/io/segscope/inspector/cmd/ZkOffsetsCommand.java",
             "the --export-zk-offsets file, under a temporary name renamed into place");

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The README shows what segscope prints: each code block after a {@code <!-- run: COMMAND -->}
  * marker is {@code $ COMMAND} and the output of running it in-process, from the repository root.
  * COMMAND is {@code ./segscope ARGS} (shell quoting), optionally followed by {@code 2>&1} (stderr
- * after stdout) or {@code 2>/dev/null}, {@code | head -N}, and {@code ; echo "exit $?"}.
+ * after stdout) or {@code 2>/dev/null}, {@code | head -N} or {@code | tail -N}, and {@code ; echo "exit $?"}.
  * Regenerate the blocks after a deliberate change of output with
  *
  * <pre>
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReadmeExamplesTest {
     private static final Pattern MARKER = Pattern.compile("^<!-- run: (\\./segscope .*?) -->$");
     private static final Pattern COMMAND = Pattern.compile(
-            "^\\./segscope (.*?)( 2>&1| 2>/dev/null)?( \\| head -(\\d+))?(; echo \"exit \\$\\?\")?$");
+            "^\\./segscope (.*?)( 2>&1| 2>/dev/null)?( \\| (head|tail) -(\\d+))?(; echo \"exit \\$\\?\")?$");
 
     @Test
     void examplesShowWhatSegscopePrints() throws IOException {
@@ -97,11 +97,12 @@ class ReadmeExamplesTest {
         if (!printed.isEmpty() && printed.get(printed.size() - 1).isEmpty()) {
             printed = printed.subList(0, printed.size() - 1);
         }
-        if (c.group(4) != null) {
-            printed = printed.subList(0, Math.min(printed.size(), Integer.parseInt(c.group(4))));
+        if (c.group(5) != null) {
+            int n = Math.min(printed.size(), Integer.parseInt(c.group(5)));
+            printed = "head".equals(c.group(4)) ? printed.subList(0, n) : printed.subList(printed.size() - n, printed.size());
         }
         out.addAll(printed);
-        if (c.group(5) != null) {
+        if (c.group(6) != null) {
             out.add("exit " + run.exit());
         }
         return out;

@@ -1,13 +1,22 @@
 package io.segscope.format.compat;
 
+import io.segscope.format.coordinator.CoordinatorRecordDecoder;
 import io.segscope.format.coordinator.CoordinatorResult;
+import io.segscope.format.coordinator.CoordinatorTopic;
 import io.segscope.format.coordinator.Decoded;
+import io.segscope.format.coordinator.Field;
+import io.segscope.format.coordinator.StructSchema;
+import io.segscope.format.coordinator.TagSink;
 import io.segscope.format.coordinator.Unknown;
 import io.segscope.format.coordinator.metadata.MetadataDecoded;
+import io.segscope.format.coordinator.metadata.MetadataRecordDecoder;
+import io.segscope.format.coordinator.metadata.MetadataResult;
+import io.segscope.format.coordinator.metadata.MetadataSchemas;
 import io.segscope.format.coordinator.metadata.MetadataUnknown;
 import io.segscope.format.logdir.LogFile;
 import io.segscope.format.logdir.PartitionDir;
 import io.segscope.format.record.Batch;
+import io.segscope.format.record.CompressionType;
 import io.segscope.format.record.ControlRecord;
 import io.segscope.format.record.LogRecord;
 import io.segscope.format.record.ReaderOptions;
@@ -28,11 +37,37 @@ import java.util.TreeMap;
  * message format (magic 0, 1, 2), by codec, and by feature (idempotent, transactional, control
  * batches by type, delete horizons, LogAppendTime, records with headers); for the coordinator topics
  * and the KRaft metadata log, every (record type, value version) with its count, first and last
- * offset and time, the records that do not decode (unknown types and versions) and the tagged fields
- * their schemas do not know. One pass of the walk; what a Kafka release can read of it is the
- * compatibility verdict's business.
+ * offset and time, the records that do not decode (unknown types and versions) and the tagged
+ * fields present, known ones by field name and unknown ones by tag number. One pass of the walk;
+ * what a Kafka release can read of it is the compatibility verdict's business.
+ *
+ * <p>Scan speed: a batch is counted from its header ({@link RecordSink#wants}); its records are read
+ * (and decompressed) only where the header does not tell enough: a control batch (its type is its
+ * record's key), a magic 0 or 1 wrapper (its inner messages), the records of a state log (their
+ * type and version), and, with {@code deep}, every batch (records with headers). A coordinator
+ * record's value is checked against its schema without building it
+ * ({@link CoordinatorRecordDecoder#check}).
  */
 public final class FormatInventory implements RecordSink {
+    /**
+     * One tagged field seen in the records of a (record type, value version).
+     *
+     * @param struct the struct it was read in: "" for the record's value itself, else the nested struct's name
+     * @param tag the tag number
+     * @param field the field's name, or "" when the schema does not know the tag at that version
+     * @param count the records that hold it (times it was read)
+     */
+    public record TaggedField(String struct, int tag, String field, long count) {
+        public boolean known() {
+            return !field.isEmpty();
+        }
+
+        /** {@code topicId}, {@code Struct.field}, {@code tag7}, {@code Struct.tag7}. */
+        public String label() {
+            return (struct.isEmpty() ? "" : struct + ".") + (known() ? field : "tag" + tag);
+        }
+    }
+
     /**
      * One (record type, value version) of a coordinator topic or the metadata log.
      *
@@ -40,57 +75,127 @@ public final class FormatInventory implements RecordSink {
      * @param version the value version (-1: tombstones)
      * @param name the record's name, or "" when the type is unknown
      * @param known whether segscope's schemas decode it (false: an unknown type or version)
+     * @param taggedFields the tagged fields its decoded records hold, known ones first (by tag), then unknown ones
      */
     public record RecordVersion(short type, short version, String name, boolean known, long count, long firstOffset,
-                                long lastOffset, long firstTimestamp, long lastTimestamp) {
+                                long lastOffset, long firstTimestamp, long lastTimestamp, List<TaggedField> taggedFields) {
+        public RecordVersion {
+            taggedFields = List.copyOf(taggedFields);
+        }
     }
 
     /**
      * The counts of one partition.
      *
+     * @param records records by the batch headers' counts (magic 2) and the inner messages read (magic 0 and 1)
      * @param batchesByMagic batches of magic 0, 1 and 2 (other magics: {@code otherMagicBatches})
-     * @param codecs "magic/codec" (e.g. {@code 2/zstd}) to batches
+     * @param codecs "magic/codec" (e.g. {@code 2/zstd}; {@code unknown} for codec ids 5 to 7) to batches
      * @param controlTypes control batch type (by its first record: ABORT, COMMIT, LEADER_CHANGE, …) to batches
+     * @param recordsWithHeaders records with headers, counted only when {@code headersCounted}
+     * @param headersCounted whether every batch's records were read (deep), so that {@code recordsWithHeaders} is a count
      * @param recordVersions "type/version" to the record version's figures, sorted
      * @param unknownTaggedFields tagged fields the value schemas do not know, summed over the records
      */
     public record Counts(String topic, int partition, long batches, long records, long[] batchesByMagic,
                          long otherMagicBatches, Map<String, Long> codecs, long idempotentBatches,
                          long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
-                         long logAppendTimeBatches, long recordsWithHeaders, Map<String, RecordVersion> recordVersions,
-                         long unknownTaggedFields, long firstTimestamp, long lastTimestamp) {
+                         long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
+                         Map<String, RecordVersion> recordVersions, long unknownTaggedFields, long firstTimestamp,
+                         long lastTimestamp) {
     }
+
+    /** The codec name of a batch whose codec id (5 to 7) no Kafka release defines. */
+    public static final String UNKNOWN_CODEC = "unknown";
+    private static final String[] CODEC_NAMES = codecNames();
 
     private final String topic;
     private final int partition;
+    private final boolean deep;
+    private final StateLog stateLog;
+    private final CoordinatorRecordDecoder coordinator;
     private long batches;
     private long records;
     private final long[] byMagic = new long[3];
     private long otherMagic;
     private final Map<String, Long> codecs = new TreeMap<>();
+    private final long[][] codecCounts = new long[3][CODEC_NAMES.length];
     private long idempotent;
     private long transactional;
     private final Map<String, Long> controlTypes = new TreeMap<>();
     private long deleteHorizon;
     private long logAppendTime;
     private long withHeaders;
-    private final Map<String, long[]> versions = new TreeMap<>();
-    private final Map<String, String> names = new TreeMap<>();
-    private final Map<String, Boolean> known = new TreeMap<>();
+    private final Map<Integer, Version> versions = new TreeMap<>();
     private long unknownTagged;
     private long firstTs = -1;
     private long lastTs = -1;
+    private final Tags tags = new Tags();
 
-    private FormatInventory(String topic, int partition) {
+    /** The figures of one (type, version), and the tags its records hold. */
+    private static final class Version {
+        final short type;
+        final short version;
+        String name;
+        boolean known = true;
+        long count;
+        long firstOffset = -1;
+        long lastOffset = -1;
+        long firstTs = -1;
+        long lastTs = -1;
+        /** Field (a known tag) or UnknownTag to {count}; its struct in structs. */
+        final Map<Object, long[]> tagCounts = new java.util.LinkedHashMap<>();
+        final Map<Object, StructSchema> structs = new java.util.HashMap<>();
+
+        Version(short type, short version) {
+            this.type = type;
+            this.version = version;
+        }
+    }
+
+    private record UnknownTag(StructSchema struct, int tag) {
+    }
+
+    /** The tags of the record being read, kept until it is known to decode. */
+    private static final class Tags implements TagSink {
+        StructSchema[] structs = new StructSchema[8];
+        int[] numbers = new int[8];
+        Field[] fields = new Field[8];
+        int n;
+
+        @Override
+        public void tag(StructSchema struct, int tag, Field field) {
+            if (n == numbers.length) {
+                structs = java.util.Arrays.copyOf(structs, 2 * n);
+                numbers = java.util.Arrays.copyOf(numbers, 2 * n);
+                fields = java.util.Arrays.copyOf(fields, 2 * n);
+            }
+            structs[n] = struct;
+            numbers[n] = tag;
+            fields[n] = field;
+            n++;
+        }
+    }
+
+    private FormatInventory(String topic, int partition, boolean deep) {
         this.topic = topic;
         this.partition = partition;
+        this.deep = deep;
+        this.stateLog = StateLog.forTopic(topic);
+        CoordinatorTopic ct = CoordinatorTopic.forTopicName(topic);
+        this.coordinator = ct == null ? null : CoordinatorRecordDecoder.forTopic(ct);
     }
 
     /**
-     * Reads a partition dir: {@link #files(PartitionDir)}, decoding records by topic.
+     * Reads a partition dir: {@link #files(PartitionDir)}, decoding records by topic, without
+     * reading user topics' records for their headers.
      */
     public static Counts of(PartitionDir dir, ReaderOptions options) {
-        return of(dir.topic(), dir.partition(), files(dir), options);
+        return of(dir, options, false);
+    }
+
+    /** As {@link #of(PartitionDir, ReaderOptions)}; {@code deep} reads every batch's records to count those with headers. */
+    public static Counts of(PartitionDir dir, ReaderOptions options, boolean deep) {
+        return of(dir.topic(), dir.partition(), files(dir), options, deep);
     }
 
     /**
@@ -121,24 +226,41 @@ public final class FormatInventory implements RecordSink {
 
     /**
      * Reads one partition's {@code .log} files (and a metadata log's KRaft snapshots) in offset
-     * order, decoding records by topic.
+     * order, decoding records by topic, every batch's records read (deep).
      */
     public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options) {
-        FormatInventory inv = new FormatInventory(topic, partition);
-        new RecordWalk(options, DecoderChoice.AUTO, RecordFilter.ALL, Long.MAX_VALUE).walk(files, inv);
+        return of(topic, partition, files, options, true);
+    }
+
+    /** As {@link #of(String, int, List, ReaderOptions)}; without {@code deep}, records are read only where needed. */
+    public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep) {
+        FormatInventory inv = new FormatInventory(topic, partition, deep);
+        // counts only, no view kept: each segment unmapped once read (a whole log dir's pass holds one segment's pages)
+        new RecordWalk(options, DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).releaseEachFile(true).walk(files, inv);
         return inv.counts();
     }
 
+    private static String[] codecNames() {
+        String[] names = new String[CompressionType.values().length + 1];
+        for (CompressionType c : CompressionType.values()) {
+            names[c.ordinal()] = c.toString().toLowerCase(java.util.Locale.ROOT);
+        }
+        names[names.length - 1] = UNKNOWN_CODEC;
+        return names;
+    }
+
+    /** Counts a batch from its header; true when its records must be read too. */
     @Override
-    public void batch(LogFile file, Batch b, TransactionOutcome transaction) {
+    public boolean wants(LogFile file, Batch b) {
         batches++;
         byte magic = b.magic();
         if (magic >= 0 && magic <= 2) {
             byMagic[magic]++;
+            CompressionType codec = b.compression();
+            codecCounts[magic][codec == null ? CODEC_NAMES.length - 1 : codec.ordinal()]++;
         } else {
             otherMagic++;
         }
-        codecs.merge(magic + "/" + b.compression().toString().toLowerCase(java.util.Locale.ROOT), 1L, Long::sum);
         if (magic >= 2 && b.producerId() >= 0) {
             if (b.isTransactional()) {
                 transactional++;
@@ -159,11 +281,18 @@ public final class FormatInventory implements RecordSink {
             }
             lastTs = Math.max(lastTs, ts);
         }
+        if (magic >= 2) {
+            records += Math.max(0, b.countOrMinusOne());
+            return deep || stateLog != null || b.isControl();
+        }
+        return true;   // a magic 0/1 wrapper: its inner messages are the records
     }
 
     @Override
     public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
-        records++;
+        if (batch.magic() < 2) {
+            records++;
+        }
         if (record.headerCount() > 0) {
             withHeaders++;
         }
@@ -173,19 +302,42 @@ public final class FormatInventory implements RecordSink {
             }
             return;
         }
+        if (stateLog == null) {
+            return;
+        }
+        tags.n = 0;
         short type;
         short version;
         String name;
         boolean decoded;
-        int unknownTags;
-        if (content instanceof RecordContent.Coordinator c) {
-            CoordinatorResult r = c.result();
+        StructSchema value;
+        if (stateLog == StateLog.CLUSTER_METADATA) {
+            MetadataResult r = MetadataRecordDecoder.decode(record.buffer(), record.valueOffset(), record.valueLength(),
+                    MetadataSchemas::forApiKey, tags);
+            if (r instanceof MetadataDecoded d) {
+                type = d.apiKey();
+                version = d.version();
+                name = d.schema().name();
+                decoded = true;
+                value = d.schema().value();
+            } else if (r instanceof MetadataUnknown u) {
+                type = u.apiKey();
+                version = u.version();
+                name = "";
+                decoded = false;
+                value = null;
+            } else {
+                return;
+            }
+        } else {
+            CoordinatorResult r = coordinator.check(record.hasKey() ? record.buffer() : null, record.keyOffset(),
+                    record.keyLength(), record.hasValue() ? record.buffer() : null, record.valueOffset(), record.valueLength(), tags);
             if (r instanceof Decoded d) {
                 type = d.recordType();
                 version = d.valueVersion();
                 name = d.schema().name();
                 decoded = true;
-                unknownTags = d.isTombstone() ? 0 : d.value().totalUnknownTaggedFields();
+                value = d.schema().value();
             } else if (r instanceof Unknown u) {
                 type = u.recordType();
                 version = u.valueVersion();
@@ -196,51 +348,70 @@ public final class FormatInventory implements RecordSink {
                 }
                 name = "";
                 decoded = false;
-                unknownTags = 0;
+                value = null;
             } else {
                 return;
             }
-        } else if (content instanceof RecordContent.Metadata m) {
-            if (m.result() instanceof MetadataDecoded d) {
-                type = d.apiKey();
-                version = d.version();
-                name = d.schema().name();
-                decoded = true;
-                unknownTags = d.unknownTaggedFields();
-            } else if (m.result() instanceof MetadataUnknown u) {
-                type = u.apiKey();
-                version = u.version();
-                name = "";
-                decoded = false;
-                unknownTags = 0;
-            } else {
-                return;
+        }
+        Version v = versions.get((type << 16) | (version & 0xffff));
+        if (v == null) {
+            v = new Version(type, version);
+            v.name = name;
+            versions.put((type << 16) | (version & 0xffff), v);
+        }
+        v.count++;
+        if (v.firstOffset < 0) {
+            v.firstOffset = record.offset();
+            v.firstTs = record.timestamp();
+        }
+        v.lastOffset = record.offset();
+        v.lastTs = record.timestamp();
+        v.known &= decoded;
+        if (decoded) {
+            for (int i = 0; i < tags.n; i++) {
+                Field f = tags.fields[i];
+                Object key = f != null ? f : new UnknownTag(tags.structs[i], tags.numbers[i]);
+                long[] c = v.tagCounts.get(key);
+                if (c == null) {
+                    c = new long[1];
+                    v.tagCounts.put(key, c);
+                    v.structs.put(key, tags.structs[i] == value ? null : tags.structs[i]);
+                }
+                c[0]++;
+                if (f == null) {
+                    unknownTagged++;
+                }
             }
-        } else {
-            return;
         }
-        unknownTagged += unknownTags;
-        String key = String.format("%05d/%05d", type + 1, version + 1);
-        short t = type;
-        short ver = version;
-        long[] v = versions.computeIfAbsent(key, k -> new long[] {0, -1, -1, -1, -1, t, ver});
-        v[0]++;
-        if (v[1] < 0) {
-            v[1] = record.offset();
-            v[3] = record.timestamp();
-        }
-        v[2] = record.offset();
-        v[4] = record.timestamp();
-        names.putIfAbsent(key, name);
-        known.merge(key, decoded, (a, b) -> a && b);
     }
 
     private Counts counts() {
+        for (int m = 0; m < 3; m++) {
+            for (int c = 0; c < CODEC_NAMES.length; c++) {
+                if (codecCounts[m][c] > 0) {
+                    codecs.put(m + "/" + CODEC_NAMES[c], codecCounts[m][c]);
+                }
+            }
+        }
         Map<String, RecordVersion> out = new java.util.LinkedHashMap<>();
-        versions.forEach((k, v) -> out.put(v[5] + "/" + v[6], new RecordVersion((short) v[5], (short) v[6], names.get(k),
-                known.get(k), v[0], v[1], v[2], v[3], v[4])));
+        // sorted by type, then version (tombstones, -1, first)
+        List<Version> sorted = new java.util.ArrayList<>(versions.values());
+        sorted.sort(java.util.Comparator.comparingInt((Version x) -> x.type).thenComparingInt(x -> x.version));
+        for (Version v : sorted) {
+            List<TaggedField> fields = new java.util.ArrayList<>();
+            v.tagCounts.forEach((k, c) -> {
+                StructSchema s = v.structs.get(k);
+                String struct = s == null ? "" : s.name();
+                fields.add(k instanceof Field f ? new TaggedField(struct, f.tag(), f.name(), c[0])
+                        : new TaggedField(struct, ((UnknownTag) k).tag(), "", c[0]));
+            });
+            fields.sort(java.util.Comparator.comparing((TaggedField t) -> !t.known()).thenComparing(TaggedField::struct)
+                    .thenComparingInt(TaggedField::tag));
+            out.put(v.type + "/" + v.version, new RecordVersion(v.type, v.version, v.name, v.known, v.count, v.firstOffset,
+                    v.lastOffset, v.firstTs, v.lastTs, fields));
+        }
         return new Counts(topic, partition, batches, records, byMagic.clone(), otherMagic, Map.copyOf(codecs), idempotent,
-                transactional, Map.copyOf(controlTypes), deleteHorizon, logAppendTime, withHeaders, out, unknownTagged, firstTs,
-                lastTs);
+                transactional, Map.copyOf(controlTypes), deleteHorizon, logAppendTime, withHeaders, deep, out, unknownTagged,
+                firstTs, lastTs);
     }
 }

@@ -9,5 +9,10 @@
  * (type, name, value versions) and the {@link io.segscope.format.compat.LoadOutcome} of an unknown
  * type or a too-new value version. The record types and versions are pinned to each release's own
  * schemas under {@code testdata/schemas} by {@code KafkaReleasesSchemaTest}.
+ *
+ * <p>{@link io.segscope.format.compat.Compatibility} joins the two into a verdict per line, with
+ * who reads the committed offsets ({@link io.segscope.format.compat.Compatibility.Access});
+ * {@link io.segscope.format.compat.ThirdPartyDecoders} lists sourced reports of third-party
+ * decoders that failed on a record version.
  */
 package io.segscope.format.compat;

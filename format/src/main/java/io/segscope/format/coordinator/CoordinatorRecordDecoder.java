@@ -85,7 +85,13 @@ public final class CoordinatorRecordDecoder {
      * @param valueLen the value length, or -1 for a tombstone
      */
     public CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff, int valueLen) {
-        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false);
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false, false, null);
+    }
+
+    /** As {@link #decode(ByteBuffer, int, int, ByteBuffer, int, int)}, telling {@code tags} (when not null) every tagged field of the value. */
+    public CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff, int valueLen,
+                                    TagSink tags) {
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false, false, tags);
     }
 
     /**
@@ -96,11 +102,24 @@ public final class CoordinatorRecordDecoder {
      */
     public CoordinatorResult decodeKeyCheckValue(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf,
                                                  int valueOff, int valueLen) {
-        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, true);
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, false, true, null);
+    }
+
+    /**
+     * Checks a record against its schemas as {@link #decode} reads it, building neither its key nor
+     * its value: the same results for a record that does not decode (with no key struct in an
+     * {@link Unknown}); a {@link Decoded} with neither key nor value ({@link Decoded#key()} and
+     * {@link Decoded#value()} null), a tombstone when its value version is -1. Tells {@code tags}
+     * (when not null) every tagged field of the value as it is checked; a record that does not
+     * decode may have told some before failing. The format inventory's path.
+     */
+    public CoordinatorResult check(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff,
+                                   int valueLen, TagSink tags) {
+        return decode(keyBuf, keyOff, keyLen, valueBuf, valueOff, valueLen, true, true, tags);
     }
 
     private CoordinatorResult decode(ByteBuffer keyBuf, int keyOff, int keyLen, ByteBuffer valueBuf, int valueOff,
-                                     int valueLen, boolean checkValue) {
+                                     int valueLen, boolean checkKey, boolean checkValue, TagSink tags) {
         CoordinatorTopic topic = schemas.topic();
         boolean tombstone = valueBuf == null || valueLen < 0;
         if (keyBuf == null || keyLen < 0) {
@@ -119,9 +138,13 @@ public final class CoordinatorRecordDecoder {
         }
         StructReader reader = new StructReader();
         int[] consumed = new int[1];
-        StructValue key;
+        StructValue key = null;
         try {
-            key = reader.read(schema.key(), (short) 0, false, keyBuf, keyOff + 2, keyLen - 2, consumed);
+            if (checkKey) {
+                reader.check(schema.key(), (short) 0, false, keyBuf, keyOff + 2, keyLen - 2, consumed);
+            } else {
+                key = reader.read(schema.key(), (short) 0, false, keyBuf, keyOff + 2, keyLen - 2, consumed);
+            }
         } catch (MalformedException e) {
             return unknown(UnknownReason.MALFORMED_KEY, type, (short) -1, keyBuf, keyOff, keyLen, valueBuf, valueOff,
                     valueLen, null, e.getMessage(), e.field(), e.position() - keyOff);
@@ -141,6 +164,7 @@ public final class CoordinatorRecordDecoder {
                             + schema.name(), null, 0);
         }
         StructValue value;
+        reader.tags(tags);
         try {
             if (checkValue) {
                 reader.check(schema.value(), version, schema.flexibleVersions().contains(version), valueBuf,

@@ -34,6 +34,7 @@ public final class StructReader {
     private int limit;
     private byte[] scratch = NO_BYTES;
     private boolean checking;
+    private TagSink tags;
 
     /** A reader that skips a known tag met at a version outside its tagged versions, as an unknown tag. */
     public StructReader() {
@@ -47,6 +48,16 @@ public final class StructReader {
      */
     public StructReader(boolean strictTags) {
         this.strictTags = strictTags;
+    }
+
+    /**
+     * Sets the sink that hears every tagged field this reader meets from now on (null: none).
+     *
+     * @return this reader
+     */
+    public StructReader tags(TagSink sink) {
+        this.tags = sink;
+        return this;
     }
 
     /**
@@ -141,12 +152,18 @@ public final class StructReader {
                     }
                     unknown++;
                     pos += size;
+                    if (tags != null) {
+                        tags.tag(schema, tag, null);
+                    }
                 } else {
                     // As Kafka's generated readers do: a known tag is read by its type and reading
                     // goes on where the field ends; the declared size is not used.
                     Object o = readField(fields.get(index), version, flexible, true, path);
                     if (values != null) {
                         values[index] = o;
+                    }
+                    if (tags != null) {
+                        tags.tag(schema, tag, fields.get(index));
                     }
                 }
             }

@@ -36,6 +36,16 @@ public interface FileEntry {
     /** Opens a file read-only. */
     ByteSource open();
 
+    /**
+     * Opens the file like {@link #open()}, for a reader that keeps no view of it past closing: a
+     * mapped file is unmapped at once on close (its pages stop counting in the resident set),
+     * rather than when the garbage collector gets to its mapping. A pass over many files then holds
+     * one file's pages at a time. The default is {@link #open()}.
+     */
+    default ByteSource openReleasable() {
+        return open();
+    }
+
     /** True for a file that can be read only once, front to back (standard input, a pipe). */
     default boolean isStream() {
         return false;

@@ -102,6 +102,18 @@ public final class PathEntry implements FileEntry {
     }
 
     @Override
+    public ByteSource openReleasable() {
+        try {
+            if (isStream() || Files.size(path) > MappedSource.windowedAbove()) {
+                return open(); // a stream, or a file read through a window: nothing mapped to release
+            }
+        } catch (IOException e) {
+            throw FormatException.at(Violation.IO_ERROR, path(), 0).note(IoReasons.of(e)).build(e);
+        }
+        return MappedSource.openReleasable(path, path());
+    }
+
+    @Override
     public String toString() {
         return path();
     }

@@ -31,6 +31,7 @@ public final class RecordWalk {
     private final long maxBytes;
     private final RecordDecoders plugins;
     private boolean tellTransactions;
+    private boolean releaseEachFile;
     private java.util.function.Function<List<LogFile>, TransactionOutcomes> outcomesOf = this::scanOutcomes;
 
     // per run
@@ -64,6 +65,16 @@ public final class RecordWalk {
      */
     public RecordWalk tellTransactions(boolean tell) {
         this.tellTransactions = tell;
+        return this;
+    }
+
+    /**
+     * Opens each file with {@link io.segscope.format.logdir.FileEntry#openReleasable()}: unmapped as
+     * soon as it is read, so that a pass over a whole log dir holds one segment's pages at a time.
+     * Only for sinks that keep no view past their calls (as {@link RecordSink} asks of every sink).
+     */
+    public RecordWalk releaseEachFile(boolean release) {
+        this.releaseEachFile = release;
         return this;
     }
 
@@ -158,7 +169,7 @@ public final class RecordWalk {
         FileVisitor v = new FileVisitor(f, decoding, outcomes, sink);
         sink.beginFile(f);
         long fileSize = f.file().size();
-        try (ByteSource source = f.file().open()) {
+        try (ByteSource source = releaseEachFile ? f.file().openReleasable() : f.file().open()) {
             SegmentWalk.End end = segments.walk(source, fileSize, f.kind() == FileKind.LOG ? f.baseOffset() : -1, -1,
                     false, v);
             long validBytes = end.validBytes();

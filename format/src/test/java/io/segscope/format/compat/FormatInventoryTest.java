@@ -7,6 +7,10 @@ import io.segscope.format.record.ReaderOptions;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.MessageUtil;
+import org.apache.kafka.common.protocol.types.RawTaggedField;
+import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,5 +73,55 @@ class FormatInventoryTest {
         FormatInventory.RecordVersion tombstone = c.recordVersions().get("1/-1");
         assertThat(tombstone.known()).isTrue();
         assertThat(tombstone.name()).isEqualTo("OffsetCommit");
+    }
+
+    /** A tag the schema does not know (tag 7 of OffsetCommitValue v4, as a later release might add) is counted, not rejected. */
+    @Test
+    void anUnknownTagIsReportedNotRejected(@TempDir Path tmp) throws IOException {
+        OffsetCommitValue value = new OffsetCommitValue().setOffset(42).setCommitTimestamp(1_700_000_000_000L)
+                .setTopicId(Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ"));
+        value.unknownTaggedFields().add(new RawTaggedField(7, new byte[] {1, 2, 3}));
+        byte[] valueBytes = MessageUtil.toVersionPrefixedBytes((short) 4, value);
+        MemoryRecords records = MemoryRecords.withRecords(0L, Compression.NONE,
+                new SimpleRecord(1_700_000_000_000L, key(1, "g", "t", 0), valueBytes),
+                new SimpleRecord(1_700_000_000_001L, key(1, "g", "t", 1), MessageUtil.toVersionPrefixedBytes((short) 4,
+                        new OffsetCommitValue().setOffset(43))));
+        Path dir = Files.createDirectories(tmp.resolve("__consumer_offsets-0"));
+        Path log = dir.resolve("00000000000000000000.log");
+        byte[] bytes = new byte[records.sizeInBytes()];
+        records.buffer().get(bytes);
+        Files.write(log, bytes);
+        LogFile file = LogFile.classify(FileEntry.of(log), Optional.of(TopicPartitionName.parse("__consumer_offsets-0")));
+        FormatInventory.Counts c = FormatInventory.of("__consumer_offsets", 0, List.of(file), ReaderOptions.defaults(), false);
+        FormatInventory.RecordVersion v4 = c.recordVersions().get("1/4");
+        assertThat(v4.known()).isTrue();
+        assertThat(v4.count()).isEqualTo(2);
+        assertThat(v4.taggedFields()).containsExactly(new FormatInventory.TaggedField("", 0, "topicId", 1),
+                new FormatInventory.TaggedField("", 7, "", 1));
+        assertThat(v4.taggedFields().get(1).label()).isEqualTo("tag7");
+        assertThat(c.unknownTaggedFields()).isEqualTo(1);
+        assertThat(c.headersCounted()).isFalse();
+    }
+
+    /** A batch whose codec id (5 to 7) no release defines is counted as codec unknown, which blocks every line. */
+    @Test
+    void anUndefinedCodecIsCountedAndBlocksEveryLine(@TempDir Path tmp) throws IOException {
+        MemoryRecords records = MemoryRecords.withRecords(0L, Compression.NONE, new SimpleRecord(1_700_000_000_000L, null, new byte[] {1}));
+        ByteBuffer b = records.buffer().duplicate();
+        b.putShort(21, (short) (b.getShort(21) | 5));   // attributes: codec id 5
+        Path dir = Files.createDirectories(tmp.resolve("events-0"));
+        Path log = dir.resolve("00000000000000000000.log");
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        Files.write(log, bytes);
+        LogFile file = LogFile.classify(FileEntry.of(log), Optional.of(TopicPartitionName.parse("events-0")));
+        FormatInventory.Counts c = FormatInventory.of("events", 0, List.of(file), ReaderOptions.defaults(), false);
+        assertThat(c.codecs()).containsExactly(java.util.Map.entry("2/unknown", 1L));
+        Compatibility.TopicFormats t = Compatibility.byTopic(List.of(c)).get("events");
+        assertThat(t.unknownCodecBatches()).isEqualTo(1);
+        for (Compatibility.Verdict v : Compatibility.judge(Compatibility.byTopic(List.of(c)))) {
+            assertThat(v.loads()).as(v.line()).isFalse();
+            assertThat(v.blockers()).anyMatch(s -> s.startsWith("1 batch with a codec id of 5 to 7"));
+        }
     }
 }

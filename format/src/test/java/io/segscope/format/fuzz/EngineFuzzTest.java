@@ -3,6 +3,9 @@ package io.segscope.format.fuzz;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.compact.Compactor;
+import io.segscope.format.compat.Compatibility;
+import io.segscope.format.compat.FormatInventory;
+import io.segscope.format.compat.KafkaReleases;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.inventory.LogDirContext;
 import io.segscope.format.inventory.ReplicaScanner;
@@ -26,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The engines on the fuzzer's bytes as a {@code __consumer_offsets} segment (format/FUZZING.md):
  * the offsets replay (one thread and three, which must agree), the compaction's dry run and the
- * replica inventory. The outcome: a result (damage is reported in it, as the engines report it)
+ * replica inventory and the format inventory. The outcome: a result (damage is reported in it, as the engines report it)
  * or a {@link FormatException}; anything else is a finding. The inventory never throws: whatever
  * it cannot read is among the replica's problems.
  */
@@ -102,6 +105,31 @@ class EngineFuzzTest {
                     }
                 }
                 scanner.timestampAt(p, Math.max(0, s.logEndOffset() - 1));
+            }
+        }
+    }
+
+    /**
+     * The format inventory ({@code segscope compat}) of the bytes as a segment of a coordinator
+     * topic, the metadata log and a user topic, from batch headers and deep, and the verdicts of
+     * every release line on it: it never throws (a codec id 5 to 7 once made it throw a
+     * NullPointerException; such a batch is now counted as codec {@code unknown}).
+     */
+    @FuzzTest(maxDuration = "30s")
+    void formatInventory(byte[] bytes) {
+        for (String dir : List.of(DIR, "__cluster_metadata-0", "events-0")) {
+            String topic = dir.substring(0, dir.lastIndexOf('-'));
+            List<LogFile> files = List.of(Fuzzed.logFile(bytes, dir, LOG));
+            for (boolean deep : new boolean[] {false, true}) {
+                FormatInventory.Counts c = FormatInventory.of(topic, 0, files, ReaderOptions.defaults(), deep);
+                assertThat(c.batches()).isGreaterThanOrEqualTo(c.batchesByMagic()[0] + c.batchesByMagic()[1] + c.batchesByMagic()[2]);
+                long sum = 0;
+                for (long n : c.codecs().values()) {
+                    sum += n;
+                }
+                assertThat(sum).as("every batch of magic 0 to 2 has a codec").isEqualTo(c.batches() - c.otherMagicBatches());
+                List<Compatibility.Verdict> verdicts = Compatibility.judge(Compatibility.byTopic(List.of(c)));
+                assertThat(verdicts).hasSize(KafkaReleases.all().size());
             }
         }
     }

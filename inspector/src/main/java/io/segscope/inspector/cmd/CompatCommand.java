@@ -7,6 +7,7 @@ import io.segscope.format.compat.FormatInventory;
 import io.segscope.format.compat.KafkaReleases;
 import io.segscope.format.compat.ReleaseFormats;
 import io.segscope.format.compat.StateLog;
+import io.segscope.format.compat.ThirdPartyDecoders;
 import io.segscope.format.record.CompressionType;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.output.Times;
@@ -53,6 +54,9 @@ public final class CompatCommand implements Callable<Integer> {
     @Option(names = "--per-partition", description = "The formats and record versions of each partition, not summed per topic.")
     boolean perPartition;
 
+    @Option(names = "--deep", description = "Read every batch's records, to count those with headers (without it, user topics are read from their batch headers alone).")
+    boolean deep;
+
     @CommandLine.Mixin
     OptionValues.ReadOptions read;
 
@@ -79,7 +83,7 @@ public final class CompatCommand implements Callable<Integer> {
                 if (!seen.add(d.dir().topic() + "-" + d.dir().partition())) {
                     continue;
                 }
-                counts.add(FormatInventory.of(d.dir(), read.readerOptions()));
+                counts.add(FormatInventory.of(d.dir(), read.readerOptions(), deep));
             }
             Map<String, Compatibility.TopicFormats> topics = Compatibility.byTopic(counts);
             List<Compatibility.Verdict> verdicts = Compatibility.judge(topics);
@@ -155,6 +159,15 @@ public final class CompatCommand implements Callable<Integer> {
                 }
             }
         }
+        Compatibility.Verdict newest = verdicts.get(verdicts.size() - 1);
+        Compatibility.Verdict about = chosen != null ? chosen : newest;
+        lines.add("Offsets with Kafka " + about.line() + ": consumers " + answer(about.access().consumers()) + "; clients of "
+                + about.line() + " on a 4.x broker " + answer(about.access().clientsOn4x()) + "; its formatters "
+                + answer(about.access().tools()) + ".");
+        for (ThirdPartyDecoders.Report r : ThirdPartyDecoders.concerning(topics)) {
+            lines.add("Reported to fail on records held here: " + r.project() + " " + r.reference() + ": " + r.failure()
+                    + (r.fixedIn().isEmpty() ? "" : "; fixed: " + r.fixedIn()) + ".");
+        }
         if (chosen != null) {
             if (chosen.loads()) {
                 lines.add("Kafka " + chosen.line() + " (--target) loads these logs" + (chosen.losses().isEmpty() ? "."
@@ -164,6 +177,12 @@ public final class CompatCommand implements Callable<Integer> {
             }
         }
         return lines;
+    }
+
+    /** "no: why" as "no (why)". */
+    private static String answer(String a) {
+        int colon = a.indexOf(": ");
+        return colon < 0 ? a : a.substring(0, colon) + " (" + a.substring(colon + 2) + ")";
     }
 
     /** With --per-partition: the partition of each shown row. */
@@ -181,12 +200,13 @@ public final class CompatCommand implements Callable<Integer> {
             sb.append(l).append('\n');
         }
         out.print(sb.append('\n'));
-        Table lines = new Table("LINE", "RELEASE", "LOADS", "BLOCKERS", "LOSSES", "FIRST-REASON");
+        Table lines = new Table("LINE", "RELEASE", "LOADS", "BLOCKERS", "LOSSES", "CONSUMERS", "CLIENTS-ON-4X", "TOOLS", "FIRST-REASON");
         for (Compatibility.Verdict v : verdicts) {
             String reason = !v.blockers().isEmpty() ? v.blockers().get(0) : !v.losses().isEmpty() ? "skips: " + v.losses().get(0)
                     : !v.notes().isEmpty() ? v.notes().get(0) : "-";
             lines.add(v.line(), v.release(), v.loads() ? "yes" : "no", Integer.toString(v.blockers().size()),
-                    Integer.toString(v.losses().size()), reason);
+                    Integer.toString(v.losses().size()), Compatibility.Access.word(v.access().consumers()),
+                    Compatibility.Access.word(v.access().clientsOn4x()), Compatibility.Access.word(v.access().tools()), reason);
         }
         lines.print(out);
         out.print('\n');
@@ -196,28 +216,45 @@ public final class CompatCommand implements Callable<Integer> {
             StringBuilder codecs = new StringBuilder();
             t.codecs().forEach((c, n) -> codecs.append(codecs.isEmpty() ? "" : ",").append(c.toString().toLowerCase(Locale.ROOT))
                     .append('(').append(n).append(')'));
+            if (t.unknownCodecBatches() > 0) {
+                codecs.append(codecs.isEmpty() ? "" : ",").append(FormatInventory.UNKNOWN_CODEC).append('(')
+                        .append(t.unknownCodecBatches()).append(')');
+            }
             StringBuilder control = new StringBuilder();
             t.controlTypes().forEach((c, n) -> control.append(control.isEmpty() ? "" : ",").append(c).append('(').append(n).append(')'));
             formats.add(Table.cell(label(t)), Integer.toString(t.partitions()), Long.toString(t.batches()),
                     Long.toString(t.batchesByMagic()[0]), Long.toString(t.batchesByMagic()[1]), Long.toString(t.batchesByMagic()[2]),
                     codecs.toString(), Long.toString(t.idempotentBatches()), Long.toString(t.transactionalBatches()),
                     control.isEmpty() ? "-" : control.toString(), Long.toString(t.deleteHorizonBatches()),
-                    Long.toString(t.logAppendTimeBatches()), Long.toString(t.recordsWithHeaders()));
+                    Long.toString(t.logAppendTimeBatches()), t.headersCounted() ? Long.toString(t.recordsWithHeaders()) : "-");
         }
         formats.print(out);
-        Table records = new Table(perPartition ? "PARTITION" : "TOPIC", "TYPE", "NAME", "VERSION", "RECORDS", "PARTITIONS", "FIRST-SEEN", "LAST-SEEN", "KNOWN");
+        Table records = new Table(perPartition ? "PARTITION" : "TOPIC", "TYPE", "NAME", "VERSION", "RECORDS", "PARTITIONS", "FIRST-SEEN", "LAST-SEEN", "KNOWN",
+                "TAGGED-FIELDS");
         for (Compatibility.TopicFormats t : shown.values()) {
             for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
                 records.add(Table.cell(label(t)), Short.toString(v.type()), v.name().isEmpty() ? "-" : v.name(),
                         v.version() < 0 ? "tombstone" : "v" + v.version(), Long.toString(v.count()),
                         Integer.toString(t.partitionsWith().get(v.type() + "/" + v.version())), Times.iso(v.firstTimestamp()),
-                        Times.iso(v.lastTimestamp()), v.known() ? "yes" : "no");
+                        Times.iso(v.lastTimestamp()), v.known() ? "yes" : "no", tagged(v));
             }
         }
         if (records.size() > 0) {
             out.print('\n');
             records.print(out);
         }
+    }
+
+    /** {@code topicId(1517),tag7(1)}, or "-" (names from segscope's schemas: no quoting needed). */
+    static String tagged(FormatInventory.RecordVersion v) {
+        if (v.taggedFields().isEmpty()) {
+            return "-";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (FormatInventory.TaggedField f : v.taggedFields()) {
+            sb.append(sb.isEmpty() ? "" : ",").append(f.label()).append('(').append(f.count()).append(')');
+        }
+        return sb.toString();
     }
 
     private void jsonl(PrintWriter out, Map<String, Compatibility.TopicFormats> topics, Map<String, Compatibility.TopicFormats> shown,
@@ -252,6 +289,26 @@ public final class CompatCommand implements Callable<Integer> {
             strings(g, "blockers", v.blockers());
             strings(g, "losses", v.losses());
             strings(g, "notes", v.notes());
+            g.writeObjectFieldStart("access");
+            g.writeStringField("consumers", v.access().consumers());
+            g.writeStringField("clientsOn4x", v.access().clientsOn4x());
+            g.writeStringField("tools", v.access().tools());
+            g.writeEndObject();
+            g.writeEndObject();
+            g.flush();
+            out.print('\n');
+        }
+        for (ThirdPartyDecoders.Report r : ThirdPartyDecoders.concerning(topics)) {
+            g.writeStartObject();
+            g.writeStringField("line", "thirdParty");
+            g.writeStringField("project", r.project());
+            g.writeStringField("reference", r.reference());
+            g.writeStringField("url", r.url());
+            g.writeStringField("topic", r.log().topic);
+            g.writeNumberField("type", r.type());
+            g.writeNumberField("version", r.version());
+            g.writeStringField("failure", r.failure());
+            g.writeStringField("fixed", r.fixedIn());
             g.writeEndObject();
             g.flush();
             out.print('\n');
@@ -276,6 +333,9 @@ public final class CompatCommand implements Callable<Integer> {
             for (Map.Entry<CompressionType, Long> e : t.codecs().entrySet()) {
                 g.writeNumberField(e.getKey().toString().toLowerCase(Locale.ROOT), e.getValue());
             }
+            if (t.unknownCodecBatches() > 0) {
+                g.writeNumberField(FormatInventory.UNKNOWN_CODEC, t.unknownCodecBatches());
+            }
             g.writeEndObject();
             g.writeNumberField("idempotentBatches", t.idempotentBatches());
             g.writeNumberField("transactionalBatches", t.transactionalBatches());
@@ -286,7 +346,11 @@ public final class CompatCommand implements Callable<Integer> {
             g.writeEndObject();
             g.writeNumberField("deleteHorizonBatches", t.deleteHorizonBatches());
             g.writeNumberField("logAppendTimeBatches", t.logAppendTimeBatches());
-            g.writeNumberField("recordsWithHeaders", t.recordsWithHeaders());
+            if (t.headersCounted()) {
+                g.writeNumberField("recordsWithHeaders", t.recordsWithHeaders());
+            } else {
+                g.writeNullField("recordsWithHeaders");
+            }
             g.writeNumberField("unknownTaggedFields", t.unknownTaggedFields());
             g.writeArrayFieldStart("recordVersions");
             for (FormatInventory.RecordVersion v : t.recordVersions().values()) {
@@ -299,6 +363,24 @@ public final class CompatCommand implements Callable<Integer> {
                 g.writeNumberField("partitions", t.partitionsWith().get(v.type() + "/" + v.version()));
                 PartitionsCommand.writeTime(g, "firstTimestamp", v.firstTimestamp());
                 PartitionsCommand.writeTime(g, "lastTimestamp", v.lastTimestamp());
+                g.writeArrayFieldStart("taggedFields");
+                for (FormatInventory.TaggedField f : v.taggedFields()) {
+                    g.writeStartObject();
+                    g.writeNumberField("tag", f.tag());
+                    if (f.known()) {
+                        g.writeStringField("field", f.field());
+                    } else {
+                        g.writeNullField("field");
+                    }
+                    if (f.struct().isEmpty()) {
+                        g.writeNullField("struct");
+                    } else {
+                        g.writeStringField("struct", f.struct());
+                    }
+                    g.writeNumberField("records", f.count());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -87,38 +87,14 @@ public final class TransactionsCommand implements Callable<Integer> {
             }
             List<PartitionReplicas> parts = source.scan(false, read.readerOptions(), t -> true);
             long end = now != null ? now : endOfData(parts, coord);
-            long maxTimeoutMs = TimeUnit.MINUTES.toMillis(maxTimeoutMinutes);
             Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
             List<Row> rows = new ArrayList<>();
             for (PartitionReplicas p : parts) {
                 ReplicaState r = p.leader();
                 for (OpenTransaction o : r.openTransactions()) {
-                    TransactionCoordinatorState.Txn t = byPid.get(o.producerId());
-                    long idle = o.lastTimestamp() < 0 ? -1 : end - o.lastTimestamp();
-                    long age = o.firstTimestamp() < 0 ? -1 : end - o.firstTimestamp();
-                    boolean candidate = idle > maxTimeoutMs;
-                    boolean unknownToCoordinator = t == null || !t.partitions().contains(r.topicPartition());
-                    boolean hanging;
-                    String verdict;
-                    if (coord.known()) {
-                        hanging = candidate && unknownToCoordinator;
-                        if (!unknownToCoordinator) {
-                            verdict = "open: the coordinator has it " + t.state() + " with this partition";
-                        } else {
-                            String why = t == null ? "no transactional id has producer id " + o.producerId() + " in __transaction_state"
-                                    : "the coordinator's transaction of " + TextQuote.quote(t.transactionalId()) + " is " + t.state()
-                                    + " without this partition";
-                            verdict = hanging ? "hanging: " + why + ", idle " + minutes(idle) + " min (> " + maxTimeoutMinutes + ")"
-                                    : "open: " + why + "; idle " + minutes(idle) + " min, not yet past " + maxTimeoutMinutes;
-                        }
-                    } else {
-                        hanging = false;
-                        verdict = candidate ? "maybe hanging: idle " + minutes(idle) + " min (> " + maxTimeoutMinutes
-                                + "); __transaction_state is not among the PATHs to tell"
-                                : "open; __transaction_state is not among the PATHs";
-                    }
-                    if (!onlyHanging || hanging) {
-                        rows.add(new Row(r, o, t, idle, age, hanging, verdict));
+                    Row row = judge(r, o, coord, byPid, end, maxTimeoutMinutes);
+                    if (!onlyHanging || row.hanging()) {
+                        rows.add(row);
                     }
                 }
             }
@@ -170,6 +146,41 @@ public final class TransactionsCommand implements Callable<Integer> {
             }
             return rows.stream().anyMatch(Row::hanging) ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
         }
+    }
+
+    /**
+     * An open transaction's verdict, as find-hanging decides it: hanging when idle longer than the
+     * timeout and the coordinator (when __transaction_state is read) has no ongoing transaction of its
+     * producer holding the partition. Shared with {@code report}.
+     */
+    static Row judge(ReplicaState r, OpenTransaction o, TransactionCoordinatorState coord,
+                     Map<Long, TransactionCoordinatorState.Txn> byPid, long end, int maxTimeoutMinutes) {
+        long maxTimeoutMs = TimeUnit.MINUTES.toMillis(maxTimeoutMinutes);
+        TransactionCoordinatorState.Txn t = byPid.get(o.producerId());
+        long idle = o.lastTimestamp() < 0 ? -1 : end - o.lastTimestamp();
+        long age = o.firstTimestamp() < 0 ? -1 : end - o.firstTimestamp();
+        boolean candidate = idle > maxTimeoutMs;
+        boolean unknownToCoordinator = t == null || !t.partitions().contains(r.topicPartition());
+        boolean hanging;
+        String verdict;
+        if (coord.known()) {
+            hanging = candidate && unknownToCoordinator;
+            if (!unknownToCoordinator) {
+                verdict = "open: the coordinator has it " + t.state() + " with this partition";
+            } else {
+                String why = t == null ? "no transactional id has producer id " + o.producerId() + " in __transaction_state"
+                        : "the coordinator's transaction of " + TextQuote.quote(t.transactionalId()) + " is " + t.state()
+                        + " without this partition";
+                verdict = hanging ? "hanging: " + why + ", idle " + minutes(idle) + " min (> " + maxTimeoutMinutes + ")"
+                        : "open: " + why + "; idle " + minutes(idle) + " min, not yet past " + maxTimeoutMinutes;
+            }
+        } else {
+            hanging = false;
+            verdict = candidate ? "maybe hanging: idle " + minutes(idle) + " min (> " + maxTimeoutMinutes
+                    + "); __transaction_state is not among the PATHs to tell"
+                    : "open; __transaction_state is not among the PATHs";
+        }
+        return new Row(r, o, t, idle, age, hanging, verdict);
     }
 
     /** kafka-transactions.sh list, from the files. */

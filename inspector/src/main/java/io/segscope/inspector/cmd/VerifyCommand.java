@@ -213,7 +213,7 @@ public final class VerifyCommand implements Callable<Integer> {
      * read in one forward pass; an archive cut short is an {@code io-error} finding naming where it
      * ends, after its complete entries are verified.
      */
-    private static boolean verifyPath(Verifier verifier, Path p, Salvage salvaging) {
+    static boolean verifyPath(Verifier verifier, Path p, Salvage salvaging) {
         try (PathArgument arg = PathArgument.open(p)) {
             ArchiveTree tree = arg.tree();
             if (tree == null) {

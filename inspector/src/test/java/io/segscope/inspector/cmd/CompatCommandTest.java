@@ -47,9 +47,40 @@ class CompatCommandTest {
         assertThat(lines.get(0)).containsEntry("line", "summary").containsEntry("oldestLoading", "4.3")
                 .containsEntry("target", "3.9").containsEntry("targetLoads", false);
         assertThat(lines).filteredOn(m -> "verdict".equals(m.get("line"))).hasSize(30);
-        Map<String, Object> offsets = lines.stream().filter(m -> "__consumer_offsets".equals(m.get("topic"))).findFirst().orElseThrow();
+        Map<String, Object> offsets = lines.stream().filter(m -> "topic".equals(m.get("line")) && "__consumer_offsets".equals(m.get("topic")))
+                .findFirst().orElseThrow();
         assertThat(offsets.get("batches")).isEqualTo(464L);
         assertThat(offsets.get("records")).isEqualTo(1634L);
+        assertThat(offsets.get("recordsWithHeaders")).isNull();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> versions = (List<Map<String, Object>>) offsets.get("recordVersions");
+        Map<String, Object> v4 = versions.stream().filter(v -> Long.valueOf(1).equals(v.get("type")) && Long.valueOf(4).equals(v.get("version")))
+                .findFirst().orElseThrow();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> tags = (List<Map<String, Object>>) v4.get("taggedFields");
+        assertThat(tags).hasSize(1);
+        assertThat(tags.get(0)).containsEntry("tag", 0L).containsEntry("field", "topicId").containsEntry("records", 1517L)
+                .containsEntry("struct", null);
+        Map<String, Object> v39 = lines.stream().filter(m -> "3.9".equals(m.get("kafka"))).findFirst().orElseThrow();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> access = (Map<String, Object>) v39.get("access");
+        assertThat(access.get("consumers")).isEqualTo("no: Kafka 3.9 brokers do not load these logs");
+        assertThat(access.get("clientsOn4x")).isEqualTo("yes: at or above KIP-896's 2.1 baseline");
+        assertThat(lines).filteredOn(m -> "thirdParty".equals(m.get("line"))).extracting(m -> m.get("project") + " " + m.get("reference"))
+                .containsExactly("linkedin/Burrow #560", "linkedin/Burrow PR #851", "redpanda-data/kminion #314", "twmb/franz-go #1105",
+                        "quantifind/KafkaOffsetMonitor #106");
+    }
+
+    @Test
+    void taggedFieldsColumnAndDeep() {
+        Run r = Run.of("compat", PLAIN);
+        assertThat(r.out()).containsPattern("__consumer_offsets +1 +OffsetCommit +v4 +1517 +23 .* yes +topicId\\(1517\\)\\n");
+        assertThat(r.out()).contains("Offsets with Kafka 4.4: consumers yes; clients of 4.4 on a 4.x broker yes (at or above KIP-896's 2.1 baseline);"
+                + " its formatters yes.");
+        assertThat(r.out()).containsPattern("\\nevents-log-append-time +2 +2 .* +2 +-\\n");
+        Run deep = Run.of("compat", "--deep", PLAIN);
+        assertThat(deep.exit()).isZero();
+        assertThat(deep.out()).containsPattern("\\nevents-log-append-time +2 +2 .* +2 +\\d+\\n");
     }
 
     @Test

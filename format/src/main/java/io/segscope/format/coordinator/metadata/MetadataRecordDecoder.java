@@ -51,6 +51,16 @@ public final class MetadataRecordDecoder {
      * @param schemas the schema of an apiKey, or null when the table defines none
      */
     public static MetadataResult decode(ByteBuffer buf, int off, int len, IntFunction<MetadataRecordSchema> schemas) {
+        return decode(buf, off, len, schemas, null);
+    }
+
+    /**
+     * As {@link #decode(ByteBuffer, int, int, IntFunction)}, telling {@code tags} (when not null)
+     * every tagged field of the record as it is read; a record that does not decode may have told
+     * some before failing.
+     */
+    public static MetadataResult decode(ByteBuffer buf, int off, int len, IntFunction<MetadataRecordSchema> schemas,
+                                        io.segscope.format.coordinator.TagSink tags) {
         if (buf == null || len < 0) {
             return new MetadataUnknown(MetadataUnknownReason.NULL_VALUE, (short) -1, (short) -1, (short) -1,
                     "Error while reading frame version", "the record has a null value", null, -1, null);
@@ -94,7 +104,7 @@ public final class MetadataRecordDecoder {
         int[] consumed = new int[1];
         StructValue value;
         try {
-            value = new StructReader(true).read(schema.value(), layout, schema.flexibleVersions().contains(layout), buf,
+            value = new StructReader(true).tags(tags).read(schema.value(), layout, schema.flexibleVersions().contains(layout), buf,
                     pos, limit - pos, consumed);
         } catch (MalformedException e) {
             return unknown(MetadataUnknownReason.MALFORMED_VALUE, header, "Failed to deserialize record with type " + apiKey,

@@ -1,0 +1,254 @@
+package io.segscope.inspector.cmd;
+
+import io.segscope.format.compat.Compatibility;
+import io.segscope.format.compat.FormatInventory;
+import io.segscope.format.compact.CleanerDecision;
+import io.segscope.format.compact.CompactResult;
+import io.segscope.format.compact.CompactSettings;
+import io.segscope.format.compact.Compactor;
+import io.segscope.format.inventory.OpenTransaction;
+import io.segscope.format.inventory.PartitionReplicas;
+import io.segscope.format.inventory.ReplicaState;
+import io.segscope.format.inventory.TransactionCoordinatorState;
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.replay.AsOf;
+import io.segscope.format.replay.CommitHistory;
+import io.segscope.format.replay.CommittedOffset;
+import io.segscope.format.replay.ReplayedGroup;
+import io.segscope.inspector.report.ReportModel;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The report's figures from the engines beyond the partitions and verify: the groups (the offsets
+ * replay, {@code CommitHistory}, lag against the partitions' high watermarks), the open
+ * transactions, the compacted partitions (the cleaner's decision and a dry run) and the formats.
+ */
+final class ReportFigures {
+    private final List<Path> paths;
+    private final Long asOfTime;
+    private final long staleAfterMs;
+    private final int maxTimeoutMinutes;
+
+    ReportFigures(List<Path> paths, Long asOfTime, long staleAfterMs, int maxTimeoutMinutes) {
+        this.paths = paths;
+        this.asOfTime = asOfTime;
+        this.staleAfterMs = staleAfterMs;
+        this.maxTimeoutMinutes = maxTimeoutMinutes;
+    }
+
+    ReportModel.Groups groups(Map<String, ReplicaState> leaders, ReaderOptions options, PrintWriter err, List<String> left) {
+        AsOf asOf = asOfTime == null ? AsOf.END : AsOf.time(asOfTime);
+        List<ReportModel.Group> rows = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        int total = 0;
+        int coordinatorPartitions;
+        try (OffsetsSource source = OffsetsSource.open("report", paths, new PrintWriter(java.io.Writer.nullWriter()))) {
+            coordinatorPartitions = source.parts().size();
+            // the groups drawn: the first ones by id over all partitions
+            record Found(ReplayedGroup g, int partition, OffsetsSource.Part part, List<CommittedOffset> offsets, int pending, long end) {
+            }
+            List<Found> found = new ArrayList<>();
+            for (OffsetsSource.Part part : source.parts()) {
+                OffsetsSource.Replayed r = source.replay(part, asOf);
+                for (var pr : r.result().problems()) {
+                    if (problems.size() < 100) {
+                        problems.add(pr.message());
+                    }
+                }
+                Map<String, List<CommittedOffset>> offsets = new HashMap<>();
+                for (CommittedOffset o : r.result().offsets()) {
+                    offsets.computeIfAbsent(o.group(), k -> new ArrayList<>()).add(o);
+                }
+                Map<String, Integer> pending = new HashMap<>();
+                for (CommittedOffset o : r.result().pendingOffsets()) {
+                    pending.merge(o.group(), 1, Integer::sum);
+                }
+                long end = r.result().lastBatchTimestamp();
+                for (ReplayedGroup g : r.result().groups().values()) {
+                    total++;
+                    found.add(new Found(g, part.partition(), part, offsets.getOrDefault(g.groupId(), List.of()),
+                            pending.getOrDefault(g.groupId(), 0), end));
+                }
+            }
+            found.sort(Comparator.comparing((Found f) -> f.g().groupId()).thenComparingInt(Found::partition));
+            Map<OffsetsSource.Part, List<String>> drawnByPart = new LinkedHashMap<>();
+            for (int i = 0; i < found.size() && i < ReportCommand.MAX_DRAWN_GROUPS; i++) {
+                drawnByPart.computeIfAbsent(found.get(i).part(), k -> new ArrayList<>()).add(found.get(i).g().groupId());
+            }
+            Map<String, List<CommitHistory.Series>> history = new HashMap<>();
+            for (Map.Entry<OffsetsSource.Part, List<String>> e : drawnByPart.entrySet()) {
+                for (CommitHistory.Series s : CommitHistory.replay(e.getKey().files(), e.getValue(),
+                        asOfTime == null ? Long.MAX_VALUE : asOfTime, ReportCommand.MAX_POINTS, options)) {
+                    history.computeIfAbsent(e.getKey().partition() + "\u0000" + s.group(), k -> new ArrayList<>()).add(s);
+                }
+            }
+            for (int i = 0; i < found.size() && i < ReportCommand.MAX_GROUPS; i++) {
+                Found f = found.get(i);
+                ReplayedGroup g = f.g();
+                long lastCommit = -1;
+                long totalLag = -1;
+                List<ReportModel.Lag> lag = new ArrayList<>();
+                for (CommittedOffset o : f.offsets()) {
+                    lastCommit = Math.max(lastCommit, o.commitTimestamp());
+                    ReplicaState r = leaders.get(o.topic() + "-" + o.partition());
+                    long end = r == null ? -1 : r.highWatermark().orElse(r.logEndOffset());
+                    long l = end < 0 ? -1 : Math.max(0, end - o.offset());
+                    if (l >= 0) {
+                        totalLag = Math.max(totalLag, 0) + l;
+                    }
+                    lag.add(new ReportModel.Lag(o.topic(), o.partition(), o.offset(), end, l));
+                }
+                lag.sort(Comparator.comparing(ReportModel.Lag::topic).thenComparingInt(ReportModel.Lag::partition));
+                long dataEnd = asOfTime != null ? Math.min(asOfTime, f.end()) : f.end();
+                boolean stopped = lastCommit >= 0 && dataEnd >= 0 && dataEnd - lastCommit > staleAfterMs;
+                boolean drawn = i < ReportCommand.MAX_DRAWN_GROUPS;
+                rows.add(new ReportModel.Group(g.groupId(), g.type().display() + (g.isSimple() ? " (simple)" : ""), g.state(),
+                        g.members().size(), lastCommit, totalLag, f.partition(), f.offsets().size(), f.pending(), stopped,
+                        drawn ? lag : List.of(), drawn ? history.getOrDefault(f.partition() + "\u0000" + g.groupId(), List.of()) : List.of(),
+                        drawn));
+            }
+            if (found.size() > ReportCommand.MAX_GROUPS) {
+                left.add("groups: the first " + ReportCommand.MAX_GROUPS + " of " + found.size() + " (by id) are in the table");
+            }
+            if (found.size() > ReportCommand.MAX_DRAWN_GROUPS) {
+                left.add("commit histories: the first " + ReportCommand.MAX_DRAWN_GROUPS + " groups (by id) are drawn");
+            }
+        }
+        return new ReportModel.Groups(coordinatorPartitions, total, rows, Math.max(0, total - rows.size()), ReportCommand.MAX_DRAWN_GROUPS,
+                staleAfterMs, problems);
+    }
+
+    void transactions(List<PartitionReplicas> parts, TransactionCoordinatorState coord, long end,
+                              List<ReportModel.Transaction> out, List<String> left) {
+        Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
+        int all = 0;
+        for (PartitionReplicas p : parts) {
+            ReplicaState r = p.leader();
+            for (OpenTransaction o : r.openTransactions()) {
+                all++;
+                if (out.size() >= ReportCommand.MAX_TRANSACTIONS) {
+                    continue;
+                }
+                TransactionsCommand.Row row = TransactionsCommand.judge(r, o, coord, byPid, end, maxTimeoutMinutes);
+                TransactionCoordinatorState.Txn t = row.coordinator();
+                out.add(new ReportModel.Transaction(r.topicPartition(), r.brokerId().orElse(-1), o.producerId(), o.producerEpoch(),
+                        o.firstOffset(), o.firstTimestamp(), o.lastTimestamp(), row.ageMs(), row.idleMs(), t == null ? null : t.transactionalId(),
+                        t == null ? null : t.state(), row.hanging(), row.verdict()));
+            }
+        }
+        if (all > out.size()) {
+            left.add("transactions: the first " + ReportCommand.MAX_TRANSACTIONS + " of " + all + " open transactions are listed");
+        }
+    }
+
+    List<ReportModel.Compaction> compaction(List<PartitionReplicas> parts, Map<String, FormatInventory.Counts> countsOf,
+                                                    long now, List<String> left) {
+        List<ReportModel.Compaction> rows = new ArrayList<>();
+        int dry = 0;
+        int pick = -1;
+        double pickRatio = -1;
+        for (PartitionReplicas p : parts) {
+            ReplicaState r = p.leader();
+            if (!r.compacted() || r.bytes() == 0) {
+                // an empty compacted partition has nothing to clean
+                continue;
+            }
+            FormatInventory.Counts c = countsOf.get(r.topicPartition());
+            long records = c == null ? -1 : c.records();
+            Path dir = Path.of(r.dir());
+            if (!Files.isDirectory(dir)) {
+                rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, -1, -1,
+                        r.dirtyRatio().orElse(-1), false, false, "in an archive: no dry run (extract it to see the clean)"));
+                continue;
+            }
+            if (dry >= ReportCommand.MAX_DRY_RUNS) {
+                rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, -1, -1,
+                        r.dirtyRatio().orElse(-1), false, false, "past the first " + ReportCommand.MAX_DRY_RUNS + " dry runs: not run"));
+                continue;
+            }
+            dry++;
+            CompactSettings s = CompactSettings.defaults(Math.max(0, now));
+            if (r.topic().startsWith("__")) {
+                s = s.withSegmentBytes(100 * 1024 * 1024);
+            }
+            if (r.highWatermark().isPresent()) {
+                s = s.withHighWatermark(r.highWatermark().getAsLong());
+            }
+            if (r.cleanerCheckpoint().isPresent()) {
+                s = s.withFirstDirtyOffset(r.cleanerCheckpoint().getAsLong());
+            }
+            try {
+                CleanerDecision d = Compactor.decide(dir, s);
+                CompactResult res = Compactor.dryRun(dir, s);
+                long bytesAfter = Math.max(0, r.bytes() - (res.stats().bytesRead() - res.stats().bytesWritten()));
+                long recordsAfter = records < 0 ? -1 : Math.max(0, records - (res.stats().messagesRead() - res.stats().messagesWritten()));
+                boolean would = d.wouldClean(0.5);
+                rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, bytesAfter, recordsAfter,
+                        d.dirtyRatio(), would, false, res.inputDamage().isEmpty() ? "" : res.inputDamage().size() + " damaged range(s) in the input"));
+                if (would && d.dirtyRatio() > pickRatio) {
+                    pickRatio = d.dirtyRatio();
+                    pick = rows.size() - 1;
+                }
+            } catch (IOException | RuntimeException e) {
+                rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, -1, -1,
+                        r.dirtyRatio().orElse(-1), false, false, "not cleaned: " + e.getMessage()));
+            }
+        }
+        if (pick >= 0) {
+            ReportModel.Compaction c = rows.get(pick);
+            rows.set(pick, new ReportModel.Compaction(c.partition(), c.bytesNow(), c.recordsNow(), c.bytesAfter(), c.recordsAfter(),
+                    c.dirtyRatio(), c.wouldClean(), true, c.note()));
+        }
+        return rows;
+    }
+
+    static ReportModel.Formats formats(Map<String, Compatibility.TopicFormats> topics, List<FormatInventory.Counts> counts) {
+        List<ReportModel.TopicFormat> rows = new ArrayList<>();
+        List<ReportModel.Span> spans = new ArrayList<>();
+        Map<String, long[]> topicTimes = new HashMap<>();
+        for (FormatInventory.Counts c : counts) {
+            long[] t = topicTimes.computeIfAbsent(c.topic(), k -> new long[] {Long.MAX_VALUE, -1});
+            if (c.firstTimestamp() >= 0) {
+                t[0] = Math.min(t[0], c.firstTimestamp());
+            }
+            t[1] = Math.max(t[1], c.lastTimestamp());
+        }
+        for (Compatibility.TopicFormats t : topics.values()) {
+            StringBuilder codecs = new StringBuilder();
+            t.codecs().forEach((c, n) -> codecs.append(codecs.isEmpty() ? "" : ", ").append(c.toString().toLowerCase(java.util.Locale.ROOT))
+                    .append(' ').append(n));
+            long control = 0;
+            for (long n : t.controlTypes().values()) {
+                control += n;
+            }
+            rows.add(new ReportModel.TopicFormat(t.topic(), t.partitions(), t.batches(), t.batchesByMagic().clone(), codecs.toString(),
+                    t.transactionalBatches(), control));
+            long[] tt = topicTimes.getOrDefault(t.topic(), new long[] {-1, -1});
+            for (int m = 0; m < 3; m++) {
+                if (t.batchesByMagic()[m] > 0) {
+                    spans.add(new ReportModel.Span("magic " + m, t.topic(), t.batchesByMagic()[m], tt[0] == Long.MAX_VALUE ? -1 : tt[0], tt[1], true));
+                }
+            }
+            for (var c : t.codecs().entrySet()) {
+                spans.add(new ReportModel.Span("codec " + c.getKey().toString().toLowerCase(java.util.Locale.ROOT), t.topic(), c.getValue(),
+                        tt[0] == Long.MAX_VALUE ? -1 : tt[0], tt[1], true));
+            }
+            for (var v : t.recordVersions().values()) {
+                spans.add(new ReportModel.Span((v.name().isEmpty() ? "type " + v.type() : v.name()) + (v.version() < 0 ? " tombstone" : " v" + v.version()),
+                        t.topic(), v.count(), v.firstTimestamp(), v.lastTimestamp(), v.known()));
+            }
+        }
+        return new ReportModel.Formats(rows, spans);
+    }
+
+}

@@ -1,0 +1,364 @@
+package io.segscope.inspector.report;
+
+import io.segscope.format.record.ReaderOptions;
+import io.segscope.format.verify.Finding;
+import io.segscope.format.verify.Verifier;
+import io.segscope.inspector.JsonLines;
+import io.segscope.inspector.Run;
+import io.segscope.inspector.TarGz;
+import io.segscope.testdata.Corpus;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code segscope report}: the page of every corpus log dir, of the replica run's three brokers
+ * together, of the synthetic set and of every corruption-catalogue case parses as HTML5 with no
+ * error, and its figures are those of the engines (partitions, groups as written, transactions,
+ * the compat verdict, verify's findings and every damaged range); an archive gives the page of its
+ * directory; escaping, footer, exit codes and the atomic write.
+ */
+class ReportCommandTest {
+    static List<List<Path>> inputs() {
+        List<List<Path>> out = new ArrayList<>();
+        try (Stream<Path> runs = Files.list(Corpus.corpus())) {
+            for (Path run : runs.sorted().toList()) {
+                if (Files.isDirectory(run.resolve("logdir"))) {
+                    out.add(List.of(run.resolve("logdir")));
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        for (Path run : Corpus.replicaRuns()) {
+            out.add(Corpus.brokerLogDirs(run));
+        }
+        out.add(List.of(Corpus.synthetic().resolve("logdir")));
+        assertThat(out).hasSizeGreaterThanOrEqualTo(11);
+        return out;
+    }
+
+    static List<Path> corruptCases() throws IOException {
+        try (Stream<Path> s = Files.list(Corpus.testdata().resolve("corrupt"))) {
+            List<Path> cases = s.filter(Files::isDirectory).sorted().toList();
+            assertThat(cases).hasSize(15);
+            return cases;
+        }
+    }
+
+    /** Runs report on {@code paths}, asserts exit 0, parses the page with no HTML5 error. */
+    static Document page(Path out, List<Path> paths, String... options) throws IOException {
+        List<String> args = new ArrayList<>(List.of("report", "--out", out.toString()));
+        args.addAll(List.of(options));
+        paths.forEach(p -> args.add(p.toString()));
+        Run r = Run.of(args.toArray(String[]::new));
+        assertThat(r.exit()).as(r.err()).isZero();
+        return parse(out);
+    }
+
+    static Document parse(Path out) throws IOException {
+        String html = Files.readString(out, StandardCharsets.UTF_8);
+        Parser parser = Parser.htmlParser().setTrackErrors(100);
+        Document doc = Jsoup.parse(html, "", parser);
+        assertThat(parser.getErrors()).as("HTML5 parse errors in %s", out).isEmpty();
+        assertThat(html).doesNotContain("http://", "https://", "src=");
+        assertThat(doc.select("meta[http-equiv=Content-Security-Policy]").attr("content")).startsWith("default-src 'none'");
+        return doc;
+    }
+
+    /** A figure of the overview by its name. */
+    static String figure(Document doc, String name) {
+        for (Element dt : doc.select("#overview dl.figures dt")) {
+            if (dt.text().equals(name)) {
+                return dt.nextElementSibling().text();
+            }
+        }
+        throw new AssertionError("no figure " + name);
+    }
+
+    static long number(String s) {
+        return Long.parseLong(s.replace(",", ""));
+    }
+
+    /** What Html.text shows of a string, read back as text: the controls an HTML5 parser refuses as \\uXXXX. */
+    static String shown(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 && c != '\t' && c != '\n' || c >= 0x7f && c <= 0x9f) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    @ParameterizedTest
+    @MethodSource("inputs")
+    void figuresAreTheEngines(List<Path> paths, @TempDir Path tmp) throws IOException {
+        Document doc = page(tmp.resolve("report.html"), paths);
+        String[] in = paths.stream().map(Path::toString).toArray(String[]::new);
+        // partitions: one cell per partition
+        Set<String> partitions = new TreeSet<>();
+        for (Map<String, Object> m : JsonLines.parse(Run.of(concat(new String[] {"partitions", "--format", "jsonl"}, in)).out())) {
+            partitions.add(m.get("topic") + "-" + m.get("partition"));
+        }
+        assertThat(doc.select("#map rect.cell")).hasSize(partitions.size());
+        assertThat(number(figure(doc, "partitions"))).isEqualTo(partitions.size());
+        // groups: every id, as written
+        List<String> groups = JsonLines.parse(Run.of(concat(new String[] {"groups", "--format", "jsonl"}, in)).out()).stream()
+                .map(m -> shown((String) m.get("group"))).sorted().toList();
+        List<String> shownGroups = doc.select("#groups-table td.gid").stream().map(Element::wholeText).sorted().toList();
+        assertThat(shownGroups).isEqualTo(groups);
+        // transactions: the open ones
+        long txns = JsonLines.parse(Run.of(concat(new String[] {"transactions", "--format", "jsonl"}, in)).out()).size();
+        assertThat(doc.select("#txn-table tbody tr")).hasSize((int) txns);
+        // compat: the oldest release line that loads them
+        Map<String, Object> summary = JsonLines.parse(Run.of(concat(new String[] {"compat", "--format", "jsonl"}, in)).out()).get(0);
+        assertThat(figure(doc, "oldest release")).isEqualTo(summary.get("oldestLoading") == null ? "none" : summary.get("oldestLoading"));
+        assertThat(doc.select("#releases-chart rect.release")).hasSize(30);
+        // verify: every finding counted once, errors apart from crash artefacts
+        List<Finding> findings = new ArrayList<>();
+        Verifier v = new Verifier(ReaderOptions.defaults(), findings::add);
+        paths.forEach(v::verify);
+        long errors = findings.stream().filter(f -> f.severity().label().equals("error")).count();
+        assertThat(number(figure(doc, "errors"))).isEqualTo(errors);
+        String run = paths.get(0).getParent().getFileName().toString();
+        if (run.equals("kraft-4.4.0-crashed")) {
+            // an unclean shutdown: its marker and the 70 preallocated indexes it left
+            assertThat(number(figure(doc, "crash artefacts"))).isEqualTo(71);
+        } else if (run.equals("kraft-4.4.0-plain")) {
+            // a clean shutdown leaves the active segments' indexes preallocated too: infos, not artefacts
+            assertThat(number(figure(doc, "crash artefacts"))).isZero();
+        }
+        assertThat(number(figure(doc, "errors")) + number(figure(doc, "warnings")) + number(figure(doc, "crash artefacts"))
+                + number(figure(doc, "infos"))).isEqualTo(findings.size());
+        // links to a partition's details (coordinator partitions, transactions, compaction) name a detail that exists
+        for (Element a : doc.select("a.show-partition")) {
+            assertThat(doc.getElementById("pd-" + a.attr("data-p"))).as(a.text()).isNotNull();
+            assertThat(doc.select("#map rect.cell[data-i=" + a.attr("data-p") + "] title").text()).startsWith(a.text() + ":");
+        }
+        for (Element a : doc.select("a.show-group")) {
+            assertThat(doc.getElementById("gd-" + a.attr("data-g"))).isNotNull();
+        }
+        // every section opens with its verdict
+        for (String s : List.of("overview", "partitions", "groups", "transactions", "compaction", "formats")) {
+            assertThat(doc.select("#" + s + " > p.verdict").text()).as(s).isNotEmpty();
+        }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        return Stream.concat(Stream.of(a), Stream.of(b)).toArray(String[]::new);
+    }
+
+    @Test
+    void replicasSideBySide(@TempDir Path tmp) throws IOException {
+        Path run = Corpus.replicaRuns().get(0);
+        Document doc = page(tmp.resolve("r.html"), Corpus.brokerLogDirs(run));
+        assertThat(figure(doc, "brokers")).startsWith("3 (");
+        // a partition's details: one row of segments per broker
+        Element detail = doc.selectFirst(".pdetail");
+        assertThat(detail).isNotNull();
+        assertThat(detail.select("table").first().select("tbody tr")).hasSize(3);
+    }
+
+    @Test
+    void damagedRangesOfTheCorruptionCatalogue(@TempDir Path tmp) throws IOException {
+        for (Path c : corruptCases()) {
+            Document doc = page(tmp.resolve(c.getFileName() + ".html"), List.of(c));
+            List<Finding> findings = new ArrayList<>();
+            new Verifier(ReaderOptions.defaults(), findings::add).verify(c);
+            List<String> rows = doc.select(".damage-table tbody tr").stream()
+                    .map(tr -> tr.child(0).text() + " " + tr.child(1).text() + " " + tr.child(3).text() + " " + tr.child(4).text()).toList();
+            int ranges = 0;
+            for (Finding f : findings) {
+                if (!f.hasSkippedBytes() && !f.hasLostOffsets()) {
+                    continue;
+                }
+                ranges++;
+                String bytes = f.hasSkippedBytes() ? "[" + f.skippedFrom() + ", " + f.skippedTo() + ")" : "at " + f.position();
+                String offsets = f.hasLostOffsets() ? "[" + f.lostFrom() + ", " + (f.lostTo() < 0 ? "?" : Long.toString(f.lostTo())) + "]" : "-";
+                assertThat(rows).as("%s", c.getFileName()).contains(f.file() + " " + f.kind() + " " + bytes + " " + offsets);
+            }
+            assertThat(doc.select("#map rect.cell")).as("%s", c.getFileName()).isNotEmpty();
+            assertThat(doc.select("#partitions > p.verdict").text()).as("%s", c.getFileName())
+                    .containsAnyOf("damaged or diverged", "with warnings");
+            if (ranges > 0) {
+                assertThat(doc.select(".pdetail svg rect.damage")).as("%s", c.getFileName()).isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    void archiveGivesThePageOfItsDirectory(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path archive = TarGz.of(tmp.resolve("plain.tar.gz"), dir);
+        Document fromDir = page(tmp.resolve("dir.html"), List.of(dir));
+        Document fromArchive = page(tmp.resolve("archive.html"), List.of(archive));
+        String d = dir.toString();
+        String a = archive + "!/logdir";
+        for (String section : List.of("overview", "partitions", "groups", "transactions", "formats")) {
+            assertThat(fromArchive.selectFirst("#" + section).outerHtml().replace(a, "LOGDIR"))
+                    .as(section).isEqualTo(fromDir.selectFirst("#" + section).outerHtml().replace(d, "LOGDIR"));
+        }
+        assertThat(fromArchive.select("#compaction tbody tr").text()).contains("in an archive: no dry run");
+        assertThat(fromArchive.select("#report-data").html()).isEqualTo(fromDir.select("#report-data").html());
+    }
+
+    @Test
+    void titleIsEscapedAndFooterNamesTheInputs(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path archive = TarGz.of(tmp.resolve("plain.tar.gz"), dir);
+        Path out = tmp.resolve("t.html");
+        Document doc = page(out, List.of(archive), "--title", "<b>&\"x'</b>\u0001");
+        assertThat(doc.title()).isEqualTo("<b>&\"x'</b>\\u0001");
+        assertThat(doc.selectFirst("h1").text()).isEqualTo("<b>&\"x'</b>\\u0001");
+        assertThat(doc.select("h1 b")).isEmpty();
+        String html = Files.readString(out);
+        assertThat(html).contains("&lt;b&gt;&amp;&quot;x&#39;&lt;/b&gt;");
+        // the JSON in <script> has no markup in it, and says the title as given
+        String json = doc.selectFirst("#report-data").data();
+        assertThat(json).doesNotContain("<", ">", "&").contains("\\u003cb\\u003e\\u0026");
+        assertThat(doc.select("footer").text()).contains("segscope 0.1.0").contains("segscope report --out " + out)
+                .contains("--title '<b>&\"x'\\''</b>");
+        String sha = HexFormat.of().formatHex(sha256(Files.readAllBytes(archive)));
+        assertThat(doc.select("#inputs td.sha").text()).isEqualTo(sha);
+    }
+
+    private static byte[] sha256(byte[] b) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(b);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void asOfTimeCutsTheGroups(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Document all = page(tmp.resolve("all.html"), List.of(dir));
+        Document early = page(tmp.resolve("early.html"), List.of(dir), "--as-of-time", "2026-11-30T04:03:34.300Z");
+        assertThat(early.select("header p.asof").text()).isEqualTo("As of 2026-11-30T04:03:34.300Z.");
+        assertThat(early.select("header ul.left").text()).contains("--as-of-time cuts the groups");
+        List<String> groupsThen = JsonLines.parse(Run.of("groups", "--format", "jsonl", "--as-of-time", "2026-11-30T04:03:34.300Z",
+                dir.toString()).out()).stream().map(m -> shown((String) m.get("group"))).sorted().toList();
+        assertThat(early.select("#groups-table td.gid").stream().map(Element::wholeText).sorted().toList()).isEqualTo(groupsThen);
+        assertThat(groupsThen.size()).isLessThan(all.select("#groups-table td.gid").size());
+        // each partition's log end as of then: partitions --time answers the same search
+        Map<String, Long> then = new java.util.HashMap<>();
+        for (String line : Run.of("partitions", "--time", Long.toString(java.time.Instant.parse("2026-11-30T04:03:34.300Z").toEpochMilli() + 1),
+                dir.toString()).out().lines().toList()) {
+            int c = line.lastIndexOf(':');
+            int t = line.lastIndexOf(':', c - 1);
+            then.put(line.substring(0, t) + "-" + line.substring(t + 1, c), Long.parseLong(line.substring(c + 1)));
+        }
+        int checked = 0;
+        for (Element d : early.select(".pdetail")) {
+            String name = d.selectFirst("h3").text().replaceAll(" \\([a-z]+\\)$", "");
+            Element row = d.selectFirst("table tbody tr");
+            long asOfEnd = Long.parseLong(row.child(6).text());
+            long end = Long.parseLong(row.child(5).text());
+            if (then.containsKey(name)) {
+                assertThat(asOfEnd).as(name).isEqualTo(Math.min(end, then.get(name)));
+                checked++;
+            } else {
+                assertThat(asOfEnd).as(name).isLessThanOrEqualTo(end);
+            }
+        }
+        assertThat(checked).isGreaterThan(5);
+    }
+
+    @Test
+    void exitCodes(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        // missing input: no page
+        Run missing = Run.of("report", "--out", tmp.resolve("m.html").toString(), tmp.resolve("nope").toString());
+        assertThat(missing.exit()).isEqualTo(3);
+        assertThat(tmp.resolve("m.html")).doesNotExist();
+        // --out inside an input: usage
+        Path copy = tmp.resolve("copy");
+        Files.createDirectories(copy);
+        Run inside = Run.of("report", "--out", copy.resolve("r.html").toString(), copy.toString());
+        assertThat(inside.exit()).isEqualTo(2);
+        assertThat(inside.err()).contains("inside the input");
+        assertThat(Run.of("report", dir.toString()).exit()).as("--out is required").isEqualTo(2);
+        assertThat(Run.of("report", "--out", tmp.resolve("x.html").toString(), "--max-transaction-timeout", "-1", dir.toString()).exit())
+                .isEqualTo(2);
+        // an output that is not a regular file, or in no directory: no page
+        Run device = Run.of("report", "--out", "/dev/full", dir.toString());
+        assertThat(device.exit()).isEqualTo(3);
+        assertThat(device.err()).contains("not a regular file");
+        assertThat(Run.of("report", "--out", tmp.resolve("no/such/dir/r.html").toString(), dir.toString()).exit()).isEqualTo(3);
+        Run aDir = Run.of("report", "--out", tmp.toString(), dir.toString());
+        assertThat(aDir.exit()).isEqualTo(3);
+    }
+
+    @Test
+    void anArchiveCutShortGivesAPageAndExit3(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path whole = TarGz.of(tmp.resolve("whole.tar.gz"), dir);
+        byte[] b = Files.readAllBytes(whole);
+        Path cut = tmp.resolve("cut.tar.gz");
+        Files.write(cut, java.util.Arrays.copyOf(b, b.length / 2));
+        Path out = tmp.resolve("cut.html");
+        Run r = Run.of("report", "--out", out.toString(), cut.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(3);
+        Document doc = parse(out);
+        assertThat(number(figure(doc, "partitions"))).isPositive().isLessThan(77);
+        assertThat(doc.select("#findings-table td").text()).contains("archive-truncated");
+        assertThat(number(figure(doc, "errors"))).isPositive();
+    }
+
+    @Test
+    void writesAtomically(@TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
+        Path out = tmp.resolve("r.html");
+        Files.writeString(out, "old page");
+        page(out, List.of(dir));
+        assertThat(Files.readString(out)).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
+        try (Stream<Path> s = Files.list(tmp)) {
+            assertThat(s.map(p -> p.getFileName().toString()).collect(Collectors.toList())).containsExactly("r.html");
+        }
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out))).isEqualTo("rw-r--r--");
+        // a write that fails leaves the old page and no temporary file
+        Path ro = tmp.resolve("ro");
+        Files.createDirectories(ro);
+        Path kept = ro.resolve("r.html");
+        Files.writeString(kept, "old page");
+        ro.toFile().setWritable(false);
+        try {
+            if (!Files.isWritable(ro)) {   // root writes anyway
+                Run r = Run.of("report", "--out", kept.toString(), dir.toString());
+                assertThat(r.exit()).isEqualTo(3);
+                assertThat(Files.readString(kept)).isEqualTo("old page");
+            }
+        } finally {
+            ro.toFile().setWritable(true);
+        }
+        try (Stream<Path> s = Files.list(ro)) {
+            assertThat(s.count()).isEqualTo(1);
+        }
+    }
+}
