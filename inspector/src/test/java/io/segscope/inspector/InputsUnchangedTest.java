@@ -147,9 +147,7 @@ public class InputsUnchangedTest {
             "format/src/main/java/io/segscope/format/logdir/Copies.java", "copies of input files into an output's temporary dir",
             "format/src/main/java/io/segscope/format/salvage/SalvageOutput.java", "a salvage's temporary output dir, renamed when complete",
             "inspector/src/main/java/io/segscope/inspector/report/ReportFile.java", "the report page, through a temporary file renamed into place",
-            "inspector/src/main/java/io/segscope/inspector/Segscope.java", "standard output and error",
-            "inspector/src/main/java/io/segscope/inspector/cmd/ZkOffsetsCommand.java",
-            "the --export-zk-offsets file, under a temporary name renamed into place");
+            "inspector/src/main/java/io/segscope/inspector/Segscope.java", "standard output and error");
 
     private static final Pattern WRITE_CALL = Pattern.compile(
             "StandardOpenOption\\.(WRITE|APPEND|CREATE|CREATE_NEW|TRUNCATE_EXISTING|DELETE_ON_CLOSE)"

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.segscope.format.zookeeper.ZkKafka;
 import io.segscope.inspector.Segscope;
 import io.segscope.inspector.output.Times;
+import io.segscope.inspector.report.ReportFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,13 +13,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -72,8 +67,8 @@ public final class ZkOffsetsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         OffsetsCommand.Selection sel = OffsetsCommand.Selection.of(spec.commandLine(), groups, groupRegexes, topics, null);
-        if (export != null && Files.exists(export, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(export, LinkOption.NOFOLLOW_LINKS)) {
-            err.print("zk-offsets: --export-zk-offsets " + export + ": not a regular file, not written\n");
+        if (export != null && ReportFile.refusal(export) != null) {
+            err.print("zk-offsets: --export-zk-offsets: " + ReportFile.refusal(export).replace("--out", "--export-zk-offsets") + "; not written\n");
             return Segscope.EXIT_IO;
         }
         ZkSource.Restored restored = source.restore(spec.commandLine(), "zk-offsets", paths, ZkKafka.PATHS, err);
@@ -171,39 +166,28 @@ public final class ZkOffsetsCommand implements Callable<Integer> {
         return restored.errors() ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
     }
 
-    /** ExportZkOffsets' file, written under a temporary name in the target's dir and renamed. */
+    /** ExportZkOffsets' file, written through the report's atomic writer (a temporary file beside it, synced, renamed). */
     private boolean writeExport(List<ZkKafka.Offset> rows, PrintWriter err) {
-        Path target = export.toAbsolutePath();
-        Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+        StringBuilder text = new StringBuilder();
+        java.util.Set<String> warned = new java.util.HashSet<>();
+        for (ZkKafka.Offset o : rows) {
+            if (o.value() == null) {
+                continue;
+            }
+            if (o.group().indexOf(':') >= 0 && warned.add(o.group())) {
+                err.print("zk-offsets: --export-zk-offsets: group " + TextQuote.quote(o.group())
+                        + " holds ':', which ImportZkOffsets splits lines at\n");
+            }
+            if (o.value().indexOf('\n') >= 0 || o.value().indexOf('\r') >= 0) {
+                err.print("zk-offsets: --export-zk-offsets: " + TextQuote.quote(o.path()) + " holds a line break: left out\n");
+                continue;
+            }
+            text.append(o.path()).append(':').append(o.value()).append('\n');
+        }
         try {
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                for (ZkKafka.Offset o : rows) {
-                    if (o.value() == null) {
-                        continue;
-                    }
-                    if (o.group().indexOf(':') >= 0) {
-                        err.print("zk-offsets: --export-zk-offsets: group " + TextQuote.quote(o.group())
-                                + " holds ':', which ImportZkOffsets splits lines at\n");
-                    }
-                    if (o.value().indexOf('\n') >= 0 || o.value().indexOf('\r') >= 0) {
-                        err.print("zk-offsets: --export-zk-offsets: " + TextQuote.quote(o.path()) + " holds a line break: left out\n");
-                        continue;
-                    }
-                    w.write(o.path() + ":" + o.value() + "\n");
-                }
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            ReportFile.write(export, text.toString());
             return true;
         } catch (IOException e) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // nothing more to do
-            }
             err.print("zk-offsets: --export-zk-offsets " + export + ": " + e.getMessage() + "\n");
             return false;
         }

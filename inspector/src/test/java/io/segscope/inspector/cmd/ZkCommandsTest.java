@@ -180,10 +180,13 @@ class ZkCommandsTest {
         try (Stream<Path> s = Files.list(tmp)) {
             assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactly("offsets.txt");
         }
+        assertThat(Files.getPosixFilePermissions(out)).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ);
         Path dir = Files.createDirectory(tmp.resolve("a-dir"));
         Run refused = Run.of("zk-offsets", "--export-zk-offsets", dir.toString(), input("zk-3.9.5"));
         assertThat(refused.exit()).isEqualTo(3);
-        assertThat(refused.err()).contains("not a regular file");
+        assertThat(refused.err()).contains("is not a regular file");
+        Path missingDir = tmp.resolve("no/such/dir/offsets.txt");
+        assertThat(Run.of("zk-offsets", "--export-zk-offsets", missingDir.toString(), input("zk-3.9.5")).exit()).isEqualTo(3);
     }
 
     @Test
