@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
             io.segscope.inspector.cmd.OffsetsCommand.class, io.segscope.inspector.cmd.GroupsCommand.class,
             io.segscope.inspector.cmd.HistoryCommand.class, io.segscope.inspector.cmd.CompactCommand.class,
             io.segscope.inspector.cmd.VerifyCommand.class, io.segscope.inspector.cmd.PartitionsCommand.class, io.segscope.inspector.cmd.LagCommand.class, io.segscope.inspector.cmd.TransactionsCommand.class, io.segscope.inspector.cmd.CompatCommand.class, io.segscope.inspector.cmd.ReportCommand.class,
+            io.segscope.inspector.cmd.ZkOffsetsCommand.class, io.segscope.inspector.cmd.ZkTreeCommand.class,
             io.segscope.inspector.cmd.CompletionCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:success", "1:findings", "2:usage error", "3:I/O error"})

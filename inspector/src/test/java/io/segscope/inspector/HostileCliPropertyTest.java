@@ -106,6 +106,56 @@ class HostileCliPropertyTest {
         }
     }
 
+    @TestFactory
+    Stream<DynamicTest> damagedZooKeeperDirsNeverCrashTheCli() {
+        return Tries.of(2020, 60, gen -> damagedZooKeeperDirNeverCrashesTheCli(gen.seed(), gen.random()));
+    }
+
+    private static void damagedZooKeeperDirNeverCrashesTheCli(long seed, Random rnd) throws IOException {
+        Path corpus = Corpus.root().resolve("testdata/corpus-zookeeper");
+        List<Path> runs;
+        try (Stream<Path> s = Files.list(corpus)) {
+            runs = s.filter(p -> Files.isDirectory(p.resolve("data"))).sorted().toList();
+        }
+        Path source = runs.get(rnd.nextInt(runs.size()));
+        Path dir = Files.createTempDirectory("segscope-hostile-zk");
+        try {
+            List<Path> files = new ArrayList<>();
+            try (Stream<Path> s = Files.walk(source)) {
+                for (Path p : s.toList()) {
+                    Path q = dir.resolve(source.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(q);
+                    } else {
+                        Files.copy(p, q);
+                        if (p.getFileName().toString().matches("(snapshot|log)\\..*")) {
+                            files.add(q);
+                        }
+                    }
+                }
+            }
+            int damages = 1 + rnd.nextInt(3);
+            for (int i = 0; i < damages; i++) {
+                damage(rnd, files.get(rnd.nextInt(files.size())));
+            }
+            for (String[] args : List.of(
+                    new String[]{"zk-offsets", dir.toString()},
+                    new String[]{"zk-offsets", "--format", "jsonl", "--no-checksums", dir.toString()},
+                    new String[]{"zk-tree", "--format", "jsonl", dir.toString()},
+                    new String[]{"zk-tree", "--kafka", dir.toString()})) {
+                Run run = Run.of(args);
+                assertThat(run.exit()).as("seed %d %s: %s", seed, String.join(" ", args), run.err()).isIn(0, 1);
+                assertThat(run.err()).as("seed %d %s", seed, args[0]).doesNotContain("segscope: java.", "Exception in", "\tat ");
+            }
+        } finally {
+            try (Stream<Path> s = Files.walk(dir)) {
+                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+
     /** One random damage to one file. */
     private static void damage(Random rnd, Path file) throws IOException {
         byte[] b = Files.readAllBytes(file);

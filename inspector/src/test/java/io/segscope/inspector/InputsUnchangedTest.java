@@ -115,6 +115,29 @@ public class InputsUnchangedTest {
         assertThat(tmp.resolve("salvaged").resolve("salvage-report.jsonl")).as("salvage wrote its output elsewhere").isRegularFile();
     }
 
+    /** zk-offsets and zk-tree leave a ZooKeeper data dir byte for byte (ZooKeeper's own restore may delete an empty log). */
+    @Test
+    void zooKeeperCommandsLeaveTheDataDirAsItWas(@TempDir Path tmp) throws IOException {
+        Path corpus = Corpus.root().resolve("testdata/corpus-zookeeper");
+        for (String run : List.of("zk-3.9.5", "zk-3.9.5-datalogdir", "zk-3.6.4-gz", "zk-3.4.14-killed")) {
+            Path dir = tmp.resolve(run);
+            copy(corpus.resolve(run), dir);
+            Map<String, String> before = state(dir);
+            String d = dir.toString();
+            for (String[] command : List.of(
+                    new String[]{"zk-offsets", d},
+                    new String[]{"zk-offsets", "--format", "csv", "--export-zk-offsets", tmp.resolve(run + ".txt").toString(), d},
+                    new String[]{"zk-offsets", "--as-of-zxid", "0x100", "--no-checksums", d},
+                    new String[]{"zk-tree", "--format", "jsonl", d},
+                    new String[]{"zk-tree", "--kafka", d},
+                    new String[]{"offsets", "--format", "jsonl", "--zookeeper", d, Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString()})) {
+                Run r = Run.of(command);
+                assertThat(r.exit()).as("%s ran: %s", List.of(command), r.err()).isBetween(0, 1);
+                assertThat(state(dir)).as("after %s", List.of(command)).isEqualTo(before);
+            }
+        }
+    }
+
     /** Where the main sources may open a file for writing: outputs only. */
     private static final Map<String, String> WRITERS = Map.of(
             "format/src/main/java/io/segscope/format/write/SegmentWriter.java", "a new segment's files, under temporary names",

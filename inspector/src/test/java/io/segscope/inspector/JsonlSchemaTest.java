@@ -49,8 +49,9 @@ class JsonlSchemaTest {
         }
         assertThat(SCHEMAS.keySet()).containsExactly("compact-partition", "compat-line", "dump-batch", "dump-offset-index-entry", "dump-record",
                 "dump-snapshot-entry", "dump-time-index-entry", "dump-txn-index-entry", "groups-group",
-                "history-event", "lag-offset", "locate-group", "offsets-offset", "partitions-replica", "salvage-partition",
-                "transactions-list", "transactions-transaction", "verify-finding");
+                "history-event", "lag-offset", "locate-group", "offsets-offset", "offsets-zookeeper", "partitions-replica", "salvage-partition",
+                "transactions-list", "transactions-transaction", "verify-finding", "zk-offsets-line", "zk-tree-kafka",
+                "zk-tree-node");
     }
 
     private static Run run(String... command) {
@@ -191,6 +192,36 @@ class JsonlSchemaTest {
             }
         }
         assertThat(lines).isGreaterThan(1000);
+        assertThat(failures).as("lines that do not match their schema").isEmpty();
+    }
+
+    /** zk-offsets and zk-tree (every znode, and --kafka) on every ZooKeeper corpus run. */
+    @Test
+    void zooKeeperLinesMatchTheirSchemas() throws IOException {
+        List<String> failures = new ArrayList<>();
+        int lines = 0;
+        try (var runs = Files.list(Corpus.root().resolve("testdata/corpus-zookeeper"))) {
+            for (Path run : runs.filter(Files::isDirectory).sorted().toList()) {
+                Path in = Files.exists(run.resolve("data.tar.gz")) ? run.resolve("data.tar.gz") : run;
+                List<String[]> commands = List.of(
+                        new String[]{"zk-offsets-line", "zk-offsets", "--format", "jsonl", in.toString()},
+                        new String[]{"zk-tree-node", "zk-tree", "--format", "jsonl", "--max-data", "8", in.toString()},
+                        new String[]{"zk-tree-kafka", "zk-tree", "--kafka", "--format", "jsonl", in.toString()},
+                        new String[]{"offsets-zookeeper", "offsets", "--format", "jsonl", "--zookeeper", in.toString(),
+                            Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString()});
+                for (String[] c : commands) {
+                    Run r = Run.of(java.util.Arrays.copyOfRange(c, 1, c.length));
+                    assertThat(r.exit()).as(r.err()).isZero();
+                    for (String line : r.out().split("\n")) {
+                        if (!line.isEmpty()) {
+                            lines++;
+                            check(SCHEMAS.get(c[0]), line, failures);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(lines).isGreaterThan(3000);
         assertThat(failures).as("lines that do not match their schema").isEmpty();
     }
 

@@ -122,6 +122,16 @@ public enum Violation {
             "a file or dir name Kafka would not parse"),
     IO_ERROR("io-error", "error", "any",
             "the file could not be read (or an archive is cut short: its complete entries are still read)"),
+    ZK_HEADER("zk-header", "-", "ZooKeeper snapshot.*, log.*",
+            "a ZooKeeper snapshot or transaction log that is not one: wrong magic, or a snapshot failing ZooKeeper's validity check (too short, no closing seal, no gzip or snappy magic); zk-offsets and zk-tree"),
+    ZK_CHECKSUM("zk-checksum", "-", "ZooKeeper snapshot.*, log.*",
+            "a snapshot seal or a log entry whose Adler32 differs from the bytes it covers (ZooKeeper refuses the snapshot and falls back to an older one, or stops its restore at the entry)"),
+    ZK_TRUNCATED("zk-truncated", "-", "ZooKeeper snapshot.*, log.*",
+            "a snapshot that ends before its seal, or a log entry cut short or missing its 'B' end marker (a torn write: ZooKeeper's replay ends there)"),
+    ZK_INVALID_RECORD("zk-invalid-record", "-", "ZooKeeper snapshot.*, log.*",
+            "a snapshot or log entry that does not parse: an impossible length (\"Unreasonable length\"), an op code ZooKeeper does not log, a body or multi sub-record that does not read, a gap in the zxids"),
+    ZK_INVALID_TREE("zk-invalid-tree", "-", "ZooKeeper snapshot.*",
+            "a snapshot whose nodes do not form a tree (a node before its parent: \"Invalid Datatree\", no root, a relative path) or refer to an ACL it does not list"),
     IGNORED("ignored", "info", "any",
             "in an archive, a file or dir that is not Kafka's beside the data found (a README, a dumps/ folder): not read");
 

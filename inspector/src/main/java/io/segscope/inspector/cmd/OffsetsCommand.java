@@ -81,6 +81,11 @@ public final class OffsetsCommand implements Callable<Integer> {
             description = "csv: also write group ids with line breaks (RFC 4180-quoted), which kafka-consumer-groups.sh cannot read.")
     boolean csvQuote;
 
+    @Option(names = "--zookeeper", paramLabel = "ZK_DATA_DIR",
+            description = "Also read the offsets old consumers committed to ZooKeeper (a ZooKeeper data dir or archive) and"
+                    + " print both per partition, with the one a 0.8.2 dual-commit consumer fetches (the larger).")
+    Path zookeeper;
+
     @CommandLine.Mixin
     ReplayOptions replay;
 
@@ -136,6 +141,15 @@ public final class OffsetsCommand implements Callable<Integer> {
             }
             if (format == Format.csv) {
                 checkCsv(named);
+            }
+            if (zookeeper != null) {
+                Integer code = ZkDualCommit.print(spec.commandLine(), zookeeper, sel, named.stream().map(r -> new ZkDualCommit.KafkaRow(r.group,
+                        r.offset.topic(), r.offset.partition(), r.offset.offset(), r.offset.commitTimestamp())).toList(),
+                        format.name(), out, err);
+                if (code != null) {
+                    return code;
+                }
+                return source.ioError() ? Segscope.EXIT_IO : problems ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
             }
             write(out, named);
             out.flush();
