@@ -278,7 +278,7 @@ public final class ReportCommand implements Callable<Integer> {
         TransactionCoordinatorState coord = source.transactionState(options);
         long txnEnd = asOfTime != null ? asOfTime : TransactionsCommand.endOfData(parts, coord);
         figures.transactions(parts, coord, txnEnd, txns, left);
-        List<ReportModel.Compaction> compaction = figures.compaction(parts, countsOf, now, left);
+        List<ReportModel.Compaction> compaction = figures.compaction(parts, countsOf, source.metadata(), now, left);
         ReportModel.Formats formats = ReportFigures.formats(topicFormats, counts);
         if (asOfTime != null) {
             left.add("--as-of-time cuts the groups, their commit histories and lag, the transactions' ages and the cleaner's clock,"

@@ -6,6 +6,7 @@ import io.segscope.format.compact.CleanerDecision;
 import io.segscope.format.compact.CompactResult;
 import io.segscope.format.compact.CompactSettings;
 import io.segscope.format.compact.Compactor;
+import io.segscope.format.inventory.MetadataTopics;
 import io.segscope.format.inventory.OpenTransaction;
 import io.segscope.format.inventory.PartitionReplicas;
 import io.segscope.format.inventory.ReplicaState;
@@ -151,8 +152,65 @@ final class ReportFigures {
         }
     }
 
+    /** The configs of a topic the report's compaction section uses, with Kafka's default when the metadata log has none. */
+    static final List<String> CLEANER_CONFIGS = List.of("cleanup.policy", "segment.bytes", "min.cleanable.dirty.ratio",
+            "min.compaction.lag.ms", "max.compaction.lag.ms", "delete.retention.ms");
+
+    /**
+     * One topic's cleaner settings: the configs the KRaft metadata log gave it ({@code MetadataTopics.configs}),
+     * each missing one Kafka 4.4.0's broker default (the broker's own overrides are not in the log dir).
+     *
+     * @param minRatio min.cleanable.dirty.ratio
+     * @param fromMetadata the configs taken from the metadata log, by name
+     * @param defaulted the configs left at Kafka's broker default
+     */
+    record CleanerConfig(CompactSettings settings, double minRatio, Map<String, String> fromMetadata, List<String> defaulted) {
+        String note() {
+            if (defaulted.isEmpty()) {
+                return "configs from the metadata log";
+            }
+            return (fromMetadata.isEmpty() ? "no topic config in the metadata log" : "from the metadata log: " + String.join(", ", fromMetadata.keySet()))
+                    + "; broker defaults: " + String.join(", ", defaulted);
+        }
+    }
+
+    static CleanerConfig cleanerConfig(String topic, Map<String, String> configs, long now) {
+        CompactSettings s = CompactSettings.defaults(Math.max(0, now));
+        Map<String, String> used = new java.util.TreeMap<>();
+        List<String> defaulted = new ArrayList<>();
+        for (String name : CLEANER_CONFIGS) {
+            String v = configs.get(name);
+            if (v == null) {
+                defaulted.add(name);
+                continue;
+            }
+            try {
+                switch (name) {
+                    case "segment.bytes" -> s = s.withSegmentBytes(Integer.parseInt(v.trim()));
+                    case "min.compaction.lag.ms" -> s = s.withMinCompactionLagMs(Long.parseLong(v.trim()));
+                    case "max.compaction.lag.ms" -> s = s.withMaxCompactionLagMs(Long.parseLong(v.trim()));
+                    case "delete.retention.ms" -> s = s.withDeleteRetentionMs(Long.parseLong(v.trim()));
+                    case "min.cleanable.dirty.ratio" -> Double.parseDouble(v.trim());
+                    default -> {
+                    }
+                }
+                used.put(name, v.trim());
+            } catch (IllegalArgumentException e) {
+                // a value Kafka would have refused: its default stands
+                defaulted.add(name);
+            }
+        }
+        if (!used.containsKey("segment.bytes") && CompactCommand.COMPACTED_INTERNAL.contains(topic)) {
+            // offsets.topic.segment.bytes and transaction.state.log.segment.bytes default to 100 MiB
+            s = s.withSegmentBytes(CompactCommand.INTERNAL_SEGMENT_BYTES);
+        }
+        double ratio = used.containsKey("min.cleanable.dirty.ratio") ? Double.parseDouble(used.get("min.cleanable.dirty.ratio"))
+                : CompactCommand.DEFAULT_MIN_CLEANABLE_RATIO;
+        return new CleanerConfig(s, ratio, used, defaulted);
+    }
+
     List<ReportModel.Compaction> compaction(List<PartitionReplicas> parts, Map<String, FormatInventory.Counts> countsOf,
-                                                    long now, List<String> left) {
+                                                    MetadataTopics metadata, long now, List<String> left) {
         List<ReportModel.Compaction> rows = new ArrayList<>();
         int dry = 0;
         int pick = -1;
@@ -163,24 +221,22 @@ final class ReportFigures {
                 // an empty compacted partition has nothing to clean
                 continue;
             }
+            CleanerConfig cc = cleanerConfig(r.topic(), metadata == null ? Map.of() : metadata.configs(r.topic()), now);
             FormatInventory.Counts c = countsOf.get(r.topicPartition());
             long records = c == null ? -1 : c.records();
             Path dir = Path.of(r.dir());
             if (!Files.isDirectory(dir)) {
                 rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, -1, -1,
-                        r.dirtyRatio().orElse(-1), false, false, "in an archive: no dry run (extract it to see the clean)"));
+                        r.dirtyRatio().orElse(-1), cc.minRatio(), cc.note(), false, false, "in an archive: no dry run (extract it to see the clean)"));
                 continue;
             }
             if (dry >= ReportCommand.MAX_DRY_RUNS) {
                 rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, -1, -1,
-                        r.dirtyRatio().orElse(-1), false, false, "past the first " + ReportCommand.MAX_DRY_RUNS + " dry runs: not run"));
+                        r.dirtyRatio().orElse(-1), cc.minRatio(), cc.note(), false, false, "past the first " + ReportCommand.MAX_DRY_RUNS + " dry runs: not run"));
                 continue;
             }
             dry++;
-            CompactSettings s = CompactSettings.defaults(Math.max(0, now));
-            if (r.topic().startsWith("__")) {
-                s = s.withSegmentBytes(100 * 1024 * 1024);
-            }
+            CompactSettings s = cc.settings();
             if (r.highWatermark().isPresent()) {
                 s = s.withHighWatermark(r.highWatermark().getAsLong());
             }
@@ -192,22 +248,22 @@ final class ReportFigures {
                 CompactResult res = Compactor.dryRun(dir, s);
                 long bytesAfter = Math.max(0, r.bytes() - (res.stats().bytesRead() - res.stats().bytesWritten()));
                 long recordsAfter = records < 0 ? -1 : Math.max(0, records - (res.stats().messagesRead() - res.stats().messagesWritten()));
-                boolean would = d.wouldClean(0.5);
+                boolean would = d.wouldClean(cc.minRatio());
                 rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, bytesAfter, recordsAfter,
-                        d.dirtyRatio(), would, false, res.inputDamage().isEmpty() ? "" : res.inputDamage().size() + " damaged range(s) in the input"));
+                        d.dirtyRatio(), cc.minRatio(), cc.note(), would, false, res.inputDamage().isEmpty() ? "" : res.inputDamage().size() + " damaged range(s) in the input"));
                 if (would && d.dirtyRatio() > pickRatio) {
                     pickRatio = d.dirtyRatio();
                     pick = rows.size() - 1;
                 }
             } catch (IOException | RuntimeException e) {
                 rows.add(new ReportModel.Compaction(r.topicPartition(), r.bytes(), records, -1, -1,
-                        r.dirtyRatio().orElse(-1), false, false, "not cleaned: " + e.getMessage()));
+                        r.dirtyRatio().orElse(-1), cc.minRatio(), cc.note(), false, false, "not cleaned: " + e.getMessage()));
             }
         }
         if (pick >= 0) {
             ReportModel.Compaction c = rows.get(pick);
             rows.set(pick, new ReportModel.Compaction(c.partition(), c.bytesNow(), c.recordsNow(), c.bytesAfter(), c.recordsAfter(),
-                    c.dirtyRatio(), c.wouldClean(), true, c.note()));
+                    c.dirtyRatio(), c.minRatio(), c.configs(), c.wouldClean(), true, c.note()));
         }
         return rows;
     }

@@ -105,9 +105,11 @@ public final class ReportModel {
      * One compacted partition, now and after a clean.
      *
      * @param bytesAfter -1 when no dry run was made (see note)
+     * @param minRatio the topic's min.cleanable.dirty.ratio (the metadata log's, else Kafka's default)
+     * @param configs where the cleaner's configs came from (the metadata log, broker defaults)
      */
     public record Compaction(String partition, long bytesNow, long recordsNow, long bytesAfter, long recordsAfter,
-                             double dirtyRatio, boolean wouldClean, boolean nextPick, String note) {
+                             double dirtyRatio, double minRatio, String configs, boolean wouldClean, boolean nextPick, String note) {
     }
 
     /** The formats section: per topic, batches by magic and codec, record versions with their time span. */

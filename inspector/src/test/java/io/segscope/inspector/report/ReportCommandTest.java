@@ -291,6 +291,64 @@ class ReportCommandTest {
     }
 
     @Test
+    void compactionUsesTheTopicsConfigsAndTheCleanerCheckpoint(@TempDir Path tmp) throws IOException {
+        // the compressed run's cleaner ran (testdata/corpus/README.md); its checkpoint is in the log dir
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-compressed/logdir");
+        String clock = "2026-11-30T04:00:00Z";
+        Document doc = page(tmp.resolve("c.html"), List.of(dir), "--as-of-time", clock);
+        Map<String, Long> checkpoint = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("cleaner-offset-checkpoint")).subList(2, 6)) {
+            String[] f = line.split(" ");
+            checkpoint.put(f[0] + "-" + f[1], Long.parseLong(f[2]));
+        }
+        assertThat(checkpoint).hasSize(4);
+        // compact --dry-run: the decision with each topic's configs from the metadata log, from the checkpoint
+        Map<String, Map<String, Object>> dry = new java.util.HashMap<>();
+        for (Map<String, Object> m : JsonLines.parse(Run.of("compact", "--dry-run", "--format", "jsonl", "--now", clock, dir.toString()).out())) {
+            if (m.get("decision") instanceof Map<?, ?> d) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> decision = (Map<String, Object>) d;
+                dry.put((String) m.get("partition"), decision);
+            }
+        }
+        Map<String, Element> rows = new java.util.HashMap<>();
+        for (Element tr : doc.select("#compaction-table tbody tr")) {
+            rows.put(tr.child(0).text(), tr);
+        }
+        assertThat(rows.keySet()).containsAll(checkpoint.keySet());
+        String pick = null;
+        double best = -1;
+        for (Map.Entry<String, Element> e : rows.entrySet()) {
+            Map<String, Object> m = dry.get(e.getKey());
+            assertThat(m).as(e.getKey()).isNotNull();
+            Element tr = e.getValue();
+            assertThat(Double.parseDouble(tr.child(5).attr("data-v"))).as(e.getKey())
+                    .isCloseTo(Double.parseDouble(String.valueOf(m.get("dirtyRatio"))), org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(Double.parseDouble(tr.child(6).attr("data-v"))).as(e.getKey())
+                    .isEqualTo(Double.parseDouble(String.valueOf(m.get("minCleanableDirtyRatio"))));
+            if (checkpoint.containsKey(e.getKey())) {
+                // the cleaner would start where the broker's cleaner stopped
+                assertThat(Long.parseLong(String.valueOf(m.get("firstDirtyOffset")))).as(e.getKey()).isEqualTo(checkpoint.get(e.getKey()));
+                assertThat(m.get("checkpointReset")).isEqualTo(false);
+            }
+            assertThat(tr.child(7).text()).as(e.getKey()).isEqualTo(tr.child(7).text().equals("next pick") ? "next pick"
+                    : (Boolean) m.get("wouldClean") ? "would clean" : "-");
+            if ((Boolean) m.get("wouldClean") && Double.parseDouble(String.valueOf(m.get("dirtyRatio"))) > best) {
+                best = Double.parseDouble(String.valueOf(m.get("dirtyRatio")));
+                pick = e.getKey();
+            }
+        }
+        // the next pick: the dirtiest partition that qualifies, as LogCleanerManager.grabFilthiestCompactedLog
+        List<String> picks = doc.select("#compaction-table tbody tr").stream().filter(tr -> tr.child(7).text().equals("next pick"))
+                .map(tr -> tr.child(0).text()).toList();
+        assertThat(picks).isEqualTo(pick == null ? List.of() : List.of(pick));
+        // the configs: the offsets topic's segment.bytes from the metadata log (1 MiB, not Kafka's 100 MiB default)
+        assertThat(rows.get("__consumer_offsets-40").child(8).text()).contains("from the metadata log: ").contains("segment.bytes")
+                .contains("broker defaults: ");
+        assertThat(doc.select("#compaction > p.verdict").text()).contains("min.cleanable.dirty.ratio");
+    }
+
+    @Test
     void exitCodes(@TempDir Path tmp) throws IOException {
         Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
         // missing input: no page
