@@ -3,7 +3,6 @@ package io.segscope.inspector.cmd;
 import io.segscope.format.compat.Compatibility;
 import io.segscope.format.compat.FormatInventory;
 import io.segscope.format.error.FormatException;
-import io.segscope.format.error.Violation;
 import io.segscope.format.inventory.Divergence;
 import io.segscope.format.inventory.PartitionReplicas;
 import io.segscope.format.inventory.ReplicaState;
@@ -35,7 +34,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -75,14 +73,6 @@ public final class ReportCommand implements Callable<Integer> {
     static final int MAX_FINDINGS = 500;
     static final int MAX_DRY_RUNS = 200;
     static final int MAX_TRANSACTIONS = 2_000;
-
-    /**
-     * What a broker that stopped without a clean shutdown leaves (a torn or zero-filled tail, leftovers of
-     * a cleaning or a rename, the shutdown marker missing); a preallocated index only in such a log dir,
-     * as Kafka also leaves the active segment's indexes preallocated at a clean shutdown.
-     */
-    private static final Set<Violation> CRASH_ARTEFACTS = EnumSet.of(Violation.TRUNCATED, Violation.ZERO_TAIL,
-            Violation.INDEX_ZERO_TAIL, Violation.LEFTOVER_TMP, Violation.INCOMPLETE_CLEANER_OUTPUT, Violation.UNCLEAN_SHUTDOWN);
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
     List<Path> paths;
@@ -359,9 +349,8 @@ public final class ReportCommand implements Callable<Integer> {
         // errors first, then warnings, then the rest: the cap keeps the worst
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparingInt((Finding f) -> -f.severity().ordinal()));
-        Set<String> uncleanDirs = uncleanLogDirs(parts);
         for (Finding f : sorted) {
-            boolean artefact = isCrashArtefact(f, inUnclean(f, uncleanDirs));
+            boolean artefact = f.crashArtefact();
             if (artefact) {
                 crash++;
             } else if (f.severity() == Severity.ERROR) {
@@ -387,42 +376,7 @@ public final class ReportCommand implements Callable<Integer> {
                 vs.batches(), vs.records(), shown, findings.size() - shown.size(), oldest, releases, unreadable);
     }
 
-    /**
-     * Whether a finding is what a crash leaves, not damage of its own: never an error.
-     *
-     * @param uncleanLogDir whether the finding's log dir was left without a clean shutdown
-     */
-    public static boolean isCrashArtefact(Finding f, boolean uncleanLogDir) {
-        if (f.severity() == Severity.ERROR) {
-            return false;
-        }
-        return CRASH_ARTEFACTS.contains(f.violation()) || uncleanLogDir && f.violation() == Violation.INDEX_PREALLOCATED;
-    }
-
-    /** The log dirs (paths) that were left without a clean shutdown. */
-    private static Set<String> uncleanLogDirs(List<PartitionReplicas> parts) {
-        Set<String> out = new HashSet<>();
-        for (PartitionReplicas p : parts) {
-            for (ReplicaState r : p.replicas()) {
-                if (Boolean.FALSE.equals(r.cleanShutdown())) {
-                    out.add(r.logDir());
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean inUnclean(Finding f, Set<String> unclean) {
-        for (String d : unclean) {
-            if (f.file().equals(d) || f.file().startsWith(d + "/")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private ReportModel.Partition partition(InventorySource source, PartitionReplicas p, Map<String, List<Finding>> byDir, boolean detail) {
-        Set<String> unclean = uncleanLogDirs(List.of(p));
         List<ReportModel.Replica> replicas = new ArrayList<>();
         List<ReportModel.Damage> damage = new ArrayList<>();
         String health = "ok";
@@ -466,7 +420,7 @@ public final class ReportCommand implements Callable<Integer> {
                     r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), asOfEnd, standing,
                     detail ? segments : List.of(), detail ? epochs : List.of(), detail ? notes : List.of()));
             for (Finding f : byDir.getOrDefault(r.dir(), List.of())) {
-                boolean artefact = isCrashArtefact(f, inUnclean(f, unclean));
+                boolean artefact = f.crashArtefact();
                 String sev = f.severity().label();
                 health = worse(health, f.severity() == Severity.ERROR ? "damaged"
                         : f.severity() == Severity.WARNING && !artefact ? "warning" : "info");

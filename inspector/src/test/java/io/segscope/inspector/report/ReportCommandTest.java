@@ -145,6 +145,8 @@ class ReportCommandTest {
         paths.forEach(v::verify);
         long errors = findings.stream().filter(f -> f.severity().label().equals("error")).count();
         assertThat(number(figure(doc, "errors"))).isEqualTo(errors);
+        // crash artefacts: those verify tells as such (Finding.crashArtefact), never errors
+        assertThat(number(figure(doc, "crash artefacts"))).isEqualTo(findings.stream().filter(Finding::crashArtefact).count());
         String run = paths.get(0).getParent().getFileName().toString();
         if (run.equals("kraft-4.4.0-crashed")) {
             // an unclean shutdown: its marker and the 70 preallocated indexes it left
@@ -346,6 +348,35 @@ class ReportCommandTest {
         assertThat(rows.get("__consumer_offsets-40").child(8).text()).contains("from the metadata log: ").contains("segment.bytes")
                 .contains("broker defaults: ");
         assertThat(doc.select("#compaction > p.verdict").text()).contains("min.cleanable.dirty.ratio");
+    }
+
+    @Test
+    void crashArtefactsAreVerifysOwn(@TempDir Path tmp) throws IOException {
+        for (String run : List.of("kraft-4.4.0-crashed", "kraft-4.4.0-killed-mid-write", "kraft-4.4.0-plain")) {
+            Path dir = Corpus.corpus().resolve(run + "/logdir");
+            Document doc = page(tmp.resolve(run + ".html"), List.of(dir));
+            List<Map<String, Object>> lines = JsonLines.parse(Run.of("verify", "--format", "jsonl", dir.toString()).out());
+            List<Map<String, Object>> artefacts = lines.stream().filter(m -> Boolean.TRUE.equals(m.get("crashArtefact"))).toList();
+            assertThat(number(figure(doc, "crash artefacts"))).as(run).isEqualTo(artefacts.size());
+            assertThat(artefacts).as(run).allSatisfy(m -> assertThat(m.get("severity")).isNotEqualTo("error"));
+            // the page marks the same findings
+            if (doc.select("#findings-table tbody tr").size() == lines.size()) {
+                assertThat(doc.select("#findings-table tbody tr").stream().filter(tr -> tr.child(4).text().equals("crash artefact")).count())
+                        .as(run).isEqualTo(artefacts.size());
+            }
+            Set<String> kinds = artefacts.stream().map(m -> (String) m.get("kind")).collect(Collectors.toCollection(TreeSet::new));
+            switch (run) {
+                // the missing marker and the 70 preallocated indexes of the segments open at the crash
+                case "kraft-4.4.0-crashed" -> {
+                    assertThat(artefacts).hasSize(71);
+                    assertThat(kinds).containsExactly("index-preallocated", "unclean-shutdown");
+                }
+                // a kill: the marker missing, and what the kill left
+                case "kraft-4.4.0-killed-mid-write" -> assertThat(kinds).contains("unclean-shutdown");
+                // a clean shutdown leaves the active segments' indexes preallocated too: not artefacts
+                default -> assertThat(artefacts).isEmpty();
+            }
+        }
     }
 
     @Test
