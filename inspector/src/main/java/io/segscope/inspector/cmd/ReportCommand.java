@@ -2,6 +2,7 @@ package io.segscope.inspector.cmd;
 
 import io.segscope.format.compat.Compatibility;
 import io.segscope.format.compat.FormatInventory;
+import io.segscope.format.compat.TimeBuckets;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.inventory.Divergence;
 import io.segscope.format.inventory.PartitionReplicas;
@@ -73,6 +74,7 @@ public final class ReportCommand implements Callable<Integer> {
     static final int MAX_FINDINGS = 500;
     static final int MAX_DRY_RUNS = 200;
     static final int MAX_TRANSACTIONS = 2_000;
+    static final int MAX_TIME_BUCKETS = 60;
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
     List<Path> paths;
@@ -178,6 +180,19 @@ public final class ReportCommand implements Callable<Integer> {
                 firstCopies.add(d);
             }
         }
+        // the formats over time: buckets of an hour, a day, a week or months over the data's span
+        long spanFirst = Long.MAX_VALUE;
+        long spanLast = -1;
+        for (PartitionReplicas p : parts) {
+            for (ReplicaState r : p.replicas()) {
+                if (r.firstTimestamp() >= 0) {
+                    spanFirst = Math.min(spanFirst, r.firstTimestamp());
+                }
+                spanLast = Math.max(spanLast, r.maxTimestamp());
+            }
+        }
+        long replicasFirst = spanFirst;
+        long replicasLast = spanLast;
         ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "report-formats");
             t.setDaemon(true);
@@ -189,8 +204,21 @@ public final class ReportCommand implements Callable<Integer> {
             countsLater = pool.submit(() -> {
                 try {
                     List<FormatInventory.Counts> out = new ArrayList<>();
+                    // batches are counted by their largest timestamp: the span from the first batches' to the largest
+                    long first = Long.MAX_VALUE;
                     for (InventorySource.Dir d : firstCopies) {
-                        out.add(FormatInventory.of(d.dir(), options));
+                        long t = FormatInventory.firstBatchMaxTimestamp(d.dir(), options);
+                        if (t >= 0) {
+                            first = Math.min(first, t);
+                        }
+                    }
+                    if (first == Long.MAX_VALUE) {
+                        first = replicasFirst;
+                    }
+                    TimeBuckets buckets = replicasLast >= 0 && first <= replicasLast
+                            ? TimeBuckets.covering(first, replicasLast, MAX_TIME_BUCKETS) : null;
+                    for (InventorySource.Dir d : firstCopies) {
+                        out.add(FormatInventory.of(d.dir(), options, false, buckets));
                     }
                     return out;
                 } finally {

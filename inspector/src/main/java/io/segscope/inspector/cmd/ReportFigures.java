@@ -2,6 +2,7 @@ package io.segscope.inspector.cmd;
 
 import io.segscope.format.compat.Compatibility;
 import io.segscope.format.compat.FormatInventory;
+import io.segscope.format.compat.TimeBuckets;
 import io.segscope.format.compact.CleanerDecision;
 import io.segscope.format.compact.CompactResult;
 import io.segscope.format.compact.CompactSettings;
@@ -304,7 +305,97 @@ final class ReportFigures {
                         t.topic(), v.count(), v.firstTimestamp(), v.lastTimestamp(), v.known()));
             }
         }
-        return new ReportModel.Formats(rows, spans);
+        List<ReportModel.Timeline> timelines = new ArrayList<>();
+        long undated = 0;
+        TimeBuckets buckets = null;
+        // family -> label -> {counts, first, last}
+        Map<String, Map<String, ReportModel.Series>> fam = new LinkedHashMap<>();
+        for (String f : FAMILIES) {
+            fam.put(f, new java.util.TreeMap<>());
+        }
+        for (FormatInventory.Counts c : counts) {
+            FormatInventory.Timeline t = c.timeline();
+            if (t == null) {
+                continue;
+            }
+            buckets = t.buckets();
+            undated += t.undated();
+            for (FormatInventory.Series x : t.magics()) {
+                add(fam.get(FAMILIES.get(0)), "magic " + x.key(), x);
+            }
+            for (FormatInventory.Series x : t.codecs()) {
+                String magic = x.key().substring(0, x.key().indexOf('/'));
+                add(fam.get(FAMILIES.get(1)), x.key().substring(x.key().indexOf('/') + 1) + (magic.equals("2") ? "" : " (magic " + magic + ")"), x);
+            }
+            boolean offsets = c.topic().equals("__consumer_offsets");
+            for (FormatInventory.Series x : t.recordVersions()) {
+                FormatInventory.RecordVersion v = c.recordVersions().get(x.key());
+                String name = v == null || v.name().isEmpty() ? "type " + x.key().substring(0, x.key().indexOf('/')) : v.name();
+                String label = (offsets ? "" : c.topic() + " ") + name + (v != null && v.version() < 0 ? " tombstone" : " v" + x.key().substring(x.key().indexOf('/') + 1));
+                add(fam.get(FAMILIES.get(offsets ? 2 : 3)), label, x);
+            }
+        }
+        if (buckets != null) {
+            for (Map.Entry<String, Map<String, ReportModel.Series>> e : fam.entrySet()) {
+                if (e.getValue().isEmpty()) {
+                    continue;
+                }
+                List<ReportModel.Series> series = new ArrayList<>(e.getValue().values());
+                series.sort(Comparator.comparingLong(ReportModel.Series::first).thenComparing(ReportModel.Series::label));
+                boolean batches = e.getKey().equals(FAMILIES.get(0)) || e.getKey().equals(FAMILIES.get(1));
+                timelines.add(new ReportModel.Timeline(e.getKey(), buckets.unit(), buckets.bounds(), batches ? "batches" : "records", series,
+                        verdicts(series, batches)));
+            }
+        }
+        return new ReportModel.Formats(rows, spans, timelines, undated);
+    }
+
+    /** The formats' families over time, in the page's order. */
+    static final List<String> FAMILIES = List.of("magic", "codec", "__consumer_offsets record versions", "other state logs' record versions");
+
+    private static void add(Map<String, ReportModel.Series> family, String label, FormatInventory.Series x) {
+        ReportModel.Series s = family.get(label);
+        if (s == null) {
+            family.put(label, new ReportModel.Series(label, x.counts().clone(), x.first(), x.last()));
+            return;
+        }
+        long[] sum = s.counts().clone();
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += x.counts()[i];
+        }
+        long first = s.first() < 0 ? x.first() : x.first() < 0 ? s.first() : Math.min(s.first(), x.first());
+        family.put(label, new ReportModel.Series(label, sum, first, Math.max(s.last(), x.last())));
+    }
+
+    /**
+     * One line per series: "magic 2: 1,234 batches since T", "last magic-1 batch at T", "OffsetCommit v4
+     * since T" (a record type's newest version), "last OffsetCommit v3 at T" (its older ones).
+     */
+    static List<String> verdicts(List<ReportModel.Series> series, boolean batches) {
+        List<String> out = new ArrayList<>();
+        Map<String, String> newest = new HashMap<>();
+        if (!batches) {
+            // the newest version of each record type (the label without its version)
+            for (ReportModel.Series s : series) {
+                String type = s.label().replaceAll(" (v\\d+|tombstone)$", "");
+                String v = s.label().substring(type.length()).trim();
+                String cur = newest.get(type);
+                if (v.startsWith("v") && (cur == null || Integer.parseInt(v.substring(1)) > Integer.parseInt(cur.substring(1)))) {
+                    newest.put(type, v);
+                }
+            }
+        }
+        for (ReportModel.Series s : series) {
+            String count = String.format(java.util.Locale.ROOT, "%,d", s.total()) + (batches ? " batch(es)" : " record(s)");
+            String first = s.first() < 0 ? "-" : io.segscope.inspector.output.Times.iso(s.first());
+            String last = s.last() < 0 ? "-" : io.segscope.inspector.output.Times.iso(s.last());
+            String type = s.label().replaceAll(" (v\\d+|tombstone)$", "");
+            boolean older = batches ? s.label().equals("magic 0") || s.label().equals("magic 1")
+                    : s.label().endsWith(" tombstone") ? false : !s.label().equals(type + " " + newest.get(type));
+            out.add(older ? s.label() + ": " + count + ", the last at " + last + (s.first() < s.last() ? " (the first at " + first + ")" : "")
+                    : s.label() + ": " + count + " since " + first + (s.first() < s.last() ? ", the last at " + last : ""));
+        }
+        return out;
     }
 
 }

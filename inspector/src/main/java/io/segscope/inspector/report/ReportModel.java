@@ -112,8 +112,37 @@ public final class ReportModel {
                              double dirtyRatio, double minRatio, String configs, boolean wouldClean, boolean nextPick, String note) {
     }
 
-    /** The formats section: per topic, batches by magic and codec, record versions with their time span. */
-    public record Formats(List<TopicFormat> topics, List<Span> spans) {
+    /**
+     * The formats section: per topic, batches by magic and codec, record versions with their time span,
+     * and counts per time bucket by family.
+     *
+     * @param timelines magic, codec, {@code __consumer_offsets} record versions, other state logs' record versions
+     *     (empty when the data has no time)
+     * @param undated batches not drawn over time (no timestamp, or one outside the data's span)
+     */
+    public record Formats(List<TopicFormat> topics, List<Span> spans, List<Timeline> timelines, long undated) {
+    }
+
+    /**
+     * One family's counts per time bucket.
+     *
+     * @param unit the buckets' width ("hour", "day", "week", "month", "N months")
+     * @param bounds the buckets' bounds (epoch ms), one more than the buckets
+     * @param counted "batches" or "records"
+     * @param verdicts one line per series: since when, until when
+     */
+    public record Timeline(String family, String unit, long[] bounds, String counted, List<Series> series, List<String> verdicts) {
+    }
+
+    /** One stacked series: its count per bucket, first and last time seen. */
+    public record Series(String label, long[] counts, long first, long last) {
+        public long total() {
+            long t = 0;
+            for (long c : counts) {
+                t += c;
+            }
+            return t;
+        }
     }
 
     /** One topic's batch counts. */

@@ -344,6 +344,7 @@ public final class ReportPage {
                     .append("</td><td data-v=\"").append(t.control()).append("\">").append(n(t.control())).append("</td></tr>\n");
         }
         h.append("</tbody></table>\n");
+        FormatsTimeline.render(h, f);
         // spans over time: one row per (topic, what)
         long t0 = Long.MAX_VALUE;
         long t1 = Long.MIN_VALUE;

@@ -379,6 +379,86 @@ class ReportCommandTest {
         }
     }
 
+    /** The bars of the formats' charts: "label|bucket start" to count, by chart id. */
+    static Map<String, Map<String, Long>> formatBars(Document doc) {
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        java.util.regex.Pattern title = java.util.regex.Pattern.compile("^(.*): ([\\d,]+) (?:batches|records) from (\\S+) to (\\S+)$");
+        for (Element svg : doc.select("svg.formats-time")) {
+            Map<String, Long> bars = new java.util.TreeMap<>();
+            for (Element rect : svg.select("rect.bar")) {
+                java.util.regex.Matcher m = title.matcher(rect.selectFirst("title").text());
+                assertThat(m.matches()).as(rect.selectFirst("title").text()).isTrue();
+                bars.merge(m.group(1) + "|" + m.group(3), number(m.group(2)), Long::sum);
+            }
+            out.put(svg.id(), bars);
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"kraft-4.4.0-plain", "kraft-4.4.0-compressed", "legacy-3.9.1-ibp0.10.2-gzip"})
+    void formatsOverTimeAreTheInventorys(String run, @TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve(run + "/logdir");
+        Document doc = page(tmp.resolve("f.html"), List.of(dir));
+        // the engine: every partition's inventory in the buckets covering its batches' times
+        List<io.segscope.format.logdir.PartitionDir> parts = io.segscope.format.logdir.LogDir.open(dir).partitions();
+        long first = Long.MAX_VALUE;
+        long last = -1;
+        for (var p : parts) {
+            long t = io.segscope.format.compat.FormatInventory.firstBatchMaxTimestamp(p, ReaderOptions.defaults());
+            if (t >= 0) {
+                first = Math.min(first, t);
+            }
+            last = Math.max(last, io.segscope.format.compat.FormatInventory.of(p, ReaderOptions.defaults()).lastTimestamp());
+        }
+        io.segscope.format.compat.TimeBuckets buckets = io.segscope.format.compat.TimeBuckets.covering(first, last, 60);
+        Map<String, Long> magic = new java.util.TreeMap<>();
+        Map<String, Long> codec = new java.util.TreeMap<>();
+        long offsetsRecords = 0;
+        long undated = 0;
+        for (var p : parts) {
+            var t = io.segscope.format.compat.FormatInventory.of(p, ReaderOptions.defaults(), false, buckets).timeline();
+            undated += t.undated();
+            for (var x : t.magics()) {
+                for (int i = 0; i < buckets.count(); i++) {
+                    if (x.counts()[i] > 0) {
+                        magic.merge("magic " + x.key() + "|" + io.segscope.inspector.output.Times.iso(buckets.start(i)), x.counts()[i], Long::sum);
+                    }
+                }
+            }
+            for (var x : t.codecs()) {
+                String m = x.key().substring(0, 1);
+                String label = x.key().substring(2) + (m.equals("2") ? "" : " (magic " + m + ")");
+                for (int i = 0; i < buckets.count(); i++) {
+                    if (x.counts()[i] > 0) {
+                        codec.merge(label + "|" + io.segscope.inspector.output.Times.iso(buckets.start(i)), x.counts()[i], Long::sum);
+                    }
+                }
+            }
+            if (p.topic().equals("__consumer_offsets")) {
+                for (var x : t.recordVersions()) {
+                    offsetsRecords += x.total();
+                }
+            }
+        }
+        Map<String, Map<String, Long>> bars = formatBars(doc);
+        assertThat(bars.get("formats-time-0")).isEqualTo(magic);
+        assertThat(bars.get("formats-time-1")).isEqualTo(codec);
+        assertThat(doc.select("#formats h4").eachText()).startsWith("magic", "codec", "__consumer_offsets record versions");
+        assertThat(bars.get("formats-time-2").values().stream().mapToLong(Long::longValue).sum()).isEqualTo(offsetsRecords);
+        assertThat(doc.select("#formats p.note").text()).contains("Counts per " + buckets.unit() + " (UTC)");
+        if (undated > 0) {
+            assertThat(doc.select("#formats p.note").text()).contains(String.format(java.util.Locale.ROOT, "%,d batch(es) with no timestamp", undated));
+        }
+        // the verdict lines: since when and until when
+        String verdicts = doc.select("#formats ul.verdicts").text();
+        if (run.startsWith("kraft-4.4.0")) {
+            assertThat(verdicts).containsPattern("OffsetCommit v4: [\\d,]+ record\\(s\\) since 2026-");
+        } else {
+            assertThat(verdicts).containsPattern("magic 1: [\\d,]+ batch\\(es\\), the last at 2026-");
+        }
+    }
+
     @Test
     void exitCodes(@TempDir Path tmp) throws IOException {
         Path dir = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir");
