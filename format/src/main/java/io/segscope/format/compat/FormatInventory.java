@@ -166,6 +166,9 @@ public final class FormatInventory implements RecordSink {
     private final Tags tags = new Tags();
     /** The buckets counted in, or null. */
     private final TimeBuckets buckets;
+    /** Batches from the first one whose largest timestamp is later than this are not counted. */
+    private final long asOfTime;
+    private boolean cut;
     private final long[][][] codecBuckets = new long[3][CODEC_NAMES.length][];
     private final long[][] codecTimes = new long[3 * CODEC_NAMES.length][];
     private final long[][] magicBuckets = new long[3][];
@@ -220,8 +223,9 @@ public final class FormatInventory implements RecordSink {
         }
     }
 
-    private FormatInventory(String topic, int partition, boolean deep, TimeBuckets buckets) {
+    private FormatInventory(String topic, int partition, boolean deep, TimeBuckets buckets, long asOfTime) {
         this.buckets = buckets;
+        this.asOfTime = asOfTime;
         this.topic = topic;
         this.partition = partition;
         this.deep = deep;
@@ -284,12 +288,27 @@ public final class FormatInventory implements RecordSink {
 
     /** As {@link #of(PartitionDir, ReaderOptions, boolean)}, counting also per bucket of {@code buckets} ({@link Counts#timeline}). */
     public static Counts of(PartitionDir dir, ReaderOptions options, boolean deep, TimeBuckets buckets) {
-        return of(dir.topic(), dir.partition(), files(dir), options, deep, buckets);
+        return of(dir.topic(), dir.partition(), files(dir), options, deep, buckets, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #of(PartitionDir, ReaderOptions, boolean, TimeBuckets)}, as of {@code asOfTime}: the
+     * partition's batches (in the files' order) counted up to the first one whose largest timestamp is
+     * later (that one and those after it are not), as {@code ReplicaScanner.cut} cuts a partition.
+     */
+    public static Counts of(PartitionDir dir, ReaderOptions options, boolean deep, TimeBuckets buckets, long asOfTime) {
+        return of(dir.topic(), dir.partition(), files(dir), options, deep, buckets, asOfTime);
     }
 
     /** As {@link #of(String, int, List, ReaderOptions, boolean)}, counting also per bucket of {@code buckets} (null: none). */
     public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep, TimeBuckets buckets) {
-        FormatInventory inv = new FormatInventory(topic, partition, deep, buckets);
+        return of(topic, partition, files, options, deep, buckets, Long.MAX_VALUE);
+    }
+
+    /** As {@link #of(String, int, List, ReaderOptions, boolean, TimeBuckets)}, as of {@code asOfTime} (Long.MAX_VALUE: no cut). */
+    public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep, TimeBuckets buckets,
+                            long asOfTime) {
+        FormatInventory inv = new FormatInventory(topic, partition, deep, buckets, asOfTime);
         // counts only, no view kept: each segment unmapped once read (a whole log dir's pass holds one segment's pages)
         new RecordWalk(options, DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).releaseEachFile(true).walk(files, inv);
         return inv.counts();
@@ -331,6 +350,10 @@ public final class FormatInventory implements RecordSink {
     /** Counts a batch from its header; true when its records must be read too. */
     @Override
     public boolean wants(LogFile file, Batch b) {
+        if (cut || asOfTime != Long.MAX_VALUE && b.maxTimestamp() > asOfTime) {
+            cut = true;
+            return false;
+        }
         batches++;
         byte magic = b.magic();
         if (magic >= 0 && magic <= 2) {
@@ -390,6 +413,9 @@ public final class FormatInventory implements RecordSink {
 
     @Override
     public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
+        if (cut) {
+            return;
+        }
         if (batch.magic() < 2) {
             records++;
         }

@@ -6,6 +6,7 @@ import io.segscope.format.compat.TimeBuckets;
 import io.segscope.format.error.FormatException;
 import io.segscope.format.inventory.Divergence;
 import io.segscope.format.inventory.PartitionReplicas;
+import io.segscope.format.inventory.ReplicaScanner;
 import io.segscope.format.inventory.ReplicaState;
 import io.segscope.format.inventory.TransactionCoordinatorState;
 import io.segscope.format.logdir.FileEntry;
@@ -86,8 +87,9 @@ public final class ReportCommand implements Callable<Integer> {
     String title;
 
     @Option(names = "--as-of-time", paramLabel = "TIME", converter = TimeConverter.class,
-            description = "The report as of this time (ISO-8601 or epoch ms): groups, commit histories, lag, transaction ages and the"
-                    + " cleaner's clock; the page says what it cannot cut.")
+            description = "The report as of this time (ISO-8601 or epoch ms): each partition cut before its first batch later than"
+                    + " then (bytes, log end, open transactions, formats), groups, commit histories, lag, transaction ages and the"
+                    + " cleaner's clock; the page says what it cannot cut (verify's findings).")
     Long asOfTime;
 
     @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1h",
@@ -192,7 +194,8 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         long replicasFirst = spanFirst;
-        long replicasLast = spanLast;
+        long replicasLast = asOfTime == null ? spanLast : Math.min(spanLast, asOfTime);
+        long asOf = asOfTime == null ? Long.MAX_VALUE : asOfTime;
         ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "report-formats");
             t.setDaemon(true);
@@ -218,7 +221,7 @@ public final class ReportCommand implements Callable<Integer> {
                     TimeBuckets buckets = replicasLast >= 0 && first <= replicasLast
                             ? TimeBuckets.covering(first, replicasLast, MAX_TIME_BUCKETS) : null;
                     for (InventorySource.Dir d : firstCopies) {
-                        out.add(FormatInventory.of(d.dir(), options, false, buckets));
+                        out.add(FormatInventory.of(d.dir(), options, false, buckets, asOf));
                     }
                     return out;
                 } finally {
@@ -257,6 +260,19 @@ public final class ReportCommand implements Callable<Integer> {
         List<Compatibility.Verdict> verdicts = Compatibility.judge(topicFormats);
         String oldest = Compatibility.oldestLoading(verdicts);
 
+        // --as-of-time: each replica cut before its first batch later than then (log end, bytes, open transactions)
+        Map<ReplicaState, ReplicaScanner.Cut> cuts = new java.util.IdentityHashMap<>();
+        if (asOfTime != null) {
+            for (PartitionReplicas p : parts) {
+                for (ReplicaState r : p.replicas()) {
+                    var dir = source.dirOf(r);
+                    if (dir != null) {
+                        cuts.put(r, timeSearch.cut(dir, asOfTime));
+                    }
+                }
+            }
+        }
+        this.cuts = cuts;
         ReportModel.Overview overview = overview(source, parts, findings, vs, verdicts, oldest);
         long endOfData = -1;
         for (PartitionReplicas p : parts) {
@@ -295,13 +311,15 @@ public final class ReportCommand implements Callable<Integer> {
         List<ReportModel.Transaction> txns = new ArrayList<>();
         TransactionCoordinatorState coord = source.transactionState(options);
         long txnEnd = asOfTime != null ? asOfTime : TransactionsCommand.endOfData(parts, coord);
-        figures.transactions(parts, coord, txnEnd, txns, left);
+        figures.transactions(parts, coord, txnEnd, r -> cuts.containsKey(r) ? cuts.get(r).openTransactions() : r.openTransactions(), txns, left);
         List<ReportModel.Compaction> compaction = figures.compaction(parts, countsOf, source.metadata(), now, left);
         ReportModel.Formats formats = ReportFigures.formats(topicFormats, counts);
         if (asOfTime != null) {
-            left.add("--as-of-time cuts the groups, their commit histories and lag, the transactions' ages and the cleaner's clock,"
-                    + " and marks each partition's log end as of then (its details); the partition figures, verify's findings, the list"
-                    + " of open transactions and the formats are those of the files as they are");
+            left.add("--as-of-time cuts the whole report at each partition's first batch later than then: bytes, log end (Kafka's"
+                    + " search by timestamp), the open transactions (replayed from the log start), the formats and the compatibility"
+                    + " verdict; and the groups, their commit histories and lag, the transactions' ages and the cleaner's clock;"
+                    + " verify's findings are those of the files as they are (they are about the files, not a time), and so are the"
+                    + " compaction dry runs and the partitions' log start, high watermark and last stable offset (checkpoints)");
         }
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         StringBuilder cmd = new StringBuilder("segscope");
@@ -339,6 +357,7 @@ public final class ReportCommand implements Callable<Integer> {
         Set<String> logDirs = new TreeSet<>();
         Set<String> topics = new TreeSet<>();
         long bytes = 0;
+        long bytesAsOf = asOfTime == null ? -1 : 0;
         long first = Long.MAX_VALUE;
         long last = -1;
         int replicas = 0;
@@ -350,6 +369,10 @@ public final class ReportCommand implements Callable<Integer> {
                 r.brokerId().ifPresent(brokers::add);
                 logDirs.add(r.logDir());
                 bytes += r.bytes();
+                if (bytesAsOf >= 0) {
+                    ReplicaScanner.Cut c = cuts.get(r);
+                    bytesAsOf += c == null ? r.bytes() : c.bytes();
+                }
                 if (r.firstTimestamp() >= 0) {
                     first = Math.min(first, r.firstTimestamp());
                 }
@@ -399,7 +422,10 @@ public final class ReportCommand implements Callable<Integer> {
             releases.add(new ReportModel.Release(v.line(), v.release(), v.loads(), reason));
         }
         List<String> unreadable = new ArrayList<>();
-        return new ReportModel.Overview(List.copyOf(brokers), logDirs.size(), topics.size(), parts.size(), replicas, bytes,
+        if (asOfTime != null && last > asOfTime) {
+            last = asOfTime;
+        }
+        return new ReportModel.Overview(List.copyOf(brokers), logDirs.size(), topics.size(), parts.size(), replicas, bytes, bytesAsOf,
                 first == Long.MAX_VALUE ? -1 : first, last, clean, unclean, unknown, errors, warnings, crash, infos, vs.files(),
                 vs.batches(), vs.records(), shown, findings.size() - shown.size(), oldest, releases, unreadable);
     }
@@ -444,8 +470,9 @@ public final class ReportCommand implements Callable<Integer> {
                 long[] found = asOfTime == Long.MAX_VALUE ? null : timeSearch.searchTimestamp(dir, asOfTime + 1, r.logStartOffset());
                 asOfEnd = found == null ? r.logEndOffset() : Math.min(found[0], r.logEndOffset());
             }
+            ReplicaScanner.Cut cut = cuts.get(r);
             replicas.add(new ReportModel.Replica(PartitionsCommand.where(r), r.brokerId().orElse(-1), r.logStartOffset(),
-                    r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), asOfEnd, standing,
+                    r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), asOfEnd, cut == null ? -1 : cut.bytes(), standing,
                     detail ? segments : List.of(), detail ? epochs : List.of(), detail ? notes : List.of()));
             for (Finding f : byDir.getOrDefault(r.dir(), List.of())) {
                 boolean artefact = f.crashArtefact();
@@ -467,9 +494,13 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         ReplicaState leader = p.leader();
-        return new ReportModel.Partition(p.topic(), p.partition(), health, leader.bytes(),
+        ReplicaScanner.Cut leaderCut = cuts.get(leader);
+        return new ReportModel.Partition(p.topic(), p.partition(), health, leaderCut != null ? leaderCut.bytes() : leader.bytes(),
                 leader.dirtyRatio().isPresent() ? leader.dirtyRatio().getAsDouble() : -1, replicas, damage);
     }
+
+    /** With --as-of-time, each replica's cut (by identity); empty otherwise. */
+    private Map<ReplicaState, ReplicaScanner.Cut> cuts = Map.of();
 
     /** Kafka's search by timestamp, for the log end as of --as-of-time. */
     private final io.segscope.format.inventory.ReplicaScanner timeSearch =

@@ -130,13 +130,18 @@ final class ReportFigures {
                 staleAfterMs, problems);
     }
 
+    /**
+     * The open transactions of each partition's leader, as {@code open} gives them (at the end of the
+     * log, or as of --as-of-time), judged as the transactions command judges them.
+     */
     void transactions(List<PartitionReplicas> parts, TransactionCoordinatorState coord, long end,
-                              List<ReportModel.Transaction> out, List<String> left) {
+                      java.util.function.Function<ReplicaState, List<OpenTransaction>> open,
+                      List<ReportModel.Transaction> out, List<String> left) {
         Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
         int all = 0;
         for (PartitionReplicas p : parts) {
             ReplicaState r = p.leader();
-            for (OpenTransaction o : r.openTransactions()) {
+            for (OpenTransaction o : open.apply(r)) {
                 all++;
                 if (out.size() >= ReportCommand.MAX_TRANSACTIONS) {
                     continue;

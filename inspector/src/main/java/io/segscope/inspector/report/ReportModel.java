@@ -25,7 +25,7 @@ public final class ReportModel {
     }
 
     /** The overview's figures. */
-    public record Overview(List<Integer> brokers, int logDirs, int topics, int partitions, int replicas, long bytes,
+    public record Overview(List<Integer> brokers, int logDirs, int topics, int partitions, int replicas, long bytes, long bytesAsOf,
                            long firstTime, long lastTime, int cleanShutdown, int uncleanShutdown, int unknownShutdown,
                            long errors, long warnings, long crashArtefacts, long infos, long files, long batches,
                            long records, List<Finding> findings, int findingsLeftOut, String oldestRelease,
@@ -58,9 +58,10 @@ public final class ReportModel {
      *
      * @param asOfEnd with --as-of-time, the log end then (Kafka's search by timestamp: the first offset
      *     written at or after it), else -1
+     * @param asOfBytes with --as-of-time, its bytes up to the first batch later than then, else -1
      */
     public record Replica(String where, int broker, long logStart, long highWatermark, long lastStable, long logEnd,
-                          long asOfEnd, String standing, List<Segment> segments, List<long[]> epochs, List<String> notes) {
+                          long asOfEnd, long asOfBytes, String standing, List<Segment> segments, List<long[]> epochs, List<String> notes) {
     }
 
     /** One segment along the offset axis: [baseOffset, endOffset), its .log bytes. */

@@ -113,7 +113,9 @@ public final class ReportPage {
         fig("topics", n(o.topics()));
         fig("partitions", n(o.partitions()));
         fig("replicas", n(o.replicas()));
-        fig("bytes", bytes(o.bytes()) + " (" + n(o.bytes()) + ")");
+        fig("bytes", o.bytesAsOf() >= 0
+                ? bytes(o.bytesAsOf()) + " (" + n(o.bytesAsOf()) + " bytes as of " + time(r.asOfTime()) + "; " + n(o.bytes()) + " now)"
+                : bytes(o.bytes()) + " (" + n(o.bytes()) + ")");
         fig("time span", time(o.firstTime()) + " to " + time(o.lastTime()));
         fig("shutdown", o.cleanShutdown() + " clean, " + o.uncleanShutdown() + " unclean, " + o.unknownShutdown() + " unknown (log dirs)");
         fig("verify", n(o.files()) + " files, " + n(o.batches()) + " batches, " + n(o.records()) + " records");

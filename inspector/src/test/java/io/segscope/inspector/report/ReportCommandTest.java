@@ -263,7 +263,7 @@ class ReportCommandTest {
         Document all = page(tmp.resolve("all.html"), List.of(dir));
         Document early = page(tmp.resolve("early.html"), List.of(dir), "--as-of-time", "2026-11-30T04:03:34.300Z");
         assertThat(early.select("header p.asof").text()).isEqualTo("As of 2026-11-30T04:03:34.300Z.");
-        assertThat(early.select("header ul.left").text()).contains("--as-of-time cuts the groups");
+        assertThat(early.select("header ul.left").text()).contains("--as-of-time cuts the whole report");
         List<String> groupsThen = JsonLines.parse(Run.of("groups", "--format", "jsonl", "--as-of-time", "2026-11-30T04:03:34.300Z",
                 dir.toString()).out()).stream().map(m -> shown((String) m.get("group"))).sorted().toList();
         assertThat(early.select("#groups-table td.gid").stream().map(Element::wholeText).sorted().toList()).isEqualTo(groupsThen);
@@ -457,6 +457,121 @@ class ReportCommandTest {
         } else {
             assertThat(verdicts).containsPattern("magic 1: [\\d,]+ batch\\(es\\), the last at 2026-");
         }
+    }
+
+    /** One batch line of Kafka's DumpLogSegments output: its segment's base offset, position and the fields read. */
+    record DumpBatch(String partition, long segmentBase, long position, long baseOffset, long producerId, boolean transactional,
+                     boolean control, long maxTimestamp) {
+    }
+
+    /** The batches of a corpus run's dumps, by partition, in offset order. */
+    static Map<String, List<DumpBatch>> dumpBatches(Path run) throws IOException {
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("^baseOffset: (\\d+) .* producerId: (-?\\d+) .* isTransactional: (\\w+)"
+                + " isControl: (\\w+) .* position: (\\d+) (?:CreateTime|LogAppendTime|NoTimestampType): (-?\\d+) ");
+        Map<String, List<DumpBatch>> out = new java.util.TreeMap<>();
+        try (Stream<Path> dirs = Files.list(run.resolve("dump"))) {
+            for (Path d : dirs.sorted().toList()) {
+                out.put(d.getFileName().toString(), new ArrayList<>());
+                try (Stream<Path> files = Files.list(d)) {
+                    for (Path f : files.filter(x -> x.getFileName().toString().endsWith(".log.txt")).sorted().toList()) {
+                        long base = Long.parseLong(f.getFileName().toString().substring(0, 20));
+                        for (String l : Files.readAllLines(f)) {
+                            java.util.regex.Matcher m = p.matcher(l);
+                            if (m.find()) {
+                                out.computeIfAbsent(d.getFileName().toString(), k -> new ArrayList<>()).add(new DumpBatch(d.getFileName().toString(),
+                                        base, Long.parseLong(m.group(5)), Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                                        m.group(3).equals("true"), m.group(4).equals("true"), Long.parseLong(m.group(6))));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void asOfTimeCutsPartitionsTransactionsAndFormats(@TempDir Path tmp) throws IOException {
+        Path run = Corpus.corpus().resolve("kraft-4.4.0-plain");
+        Path dir = run.resolve("logdir");
+        // inside the transactional workload: some transactions begun, some ended
+        String iso = "2026-11-30T04:03:33.500Z";
+        long t = java.time.Instant.parse(iso).toEpochMilli();
+        Document doc = page(tmp.resolve("asof.html"), List.of(dir), "--as-of-time", iso);
+        Map<String, List<DumpBatch>> dumps = dumpBatches(run);
+        // Kafka's dump, cut before each partition's first batch later than t
+        Map<String, Long> bytesThen = new java.util.TreeMap<>();
+        Map<String, Long> batchesThen = new java.util.TreeMap<>();
+        Set<String> openThen = new TreeSet<>();
+        for (Map.Entry<String, List<DumpBatch>> e : dumps.entrySet()) {
+            String partition = e.getKey();
+            String topic = partition.substring(0, partition.lastIndexOf('-'));
+            long bytes = 0;
+            long segment = -1;
+            boolean cut = false;
+            long batches = 0;
+            Map<Long, Long> open = new java.util.HashMap<>();
+            for (DumpBatch b : e.getValue()) {
+                if (b.segmentBase() != segment) {
+                    if (segment >= 0) {
+                        bytes += Files.size(dir.resolve(partition).resolve(String.format("%020d.log", segment)));
+                    }
+                    segment = b.segmentBase();
+                }
+                if (b.maxTimestamp() > t) {
+                    bytes += b.position();
+                    cut = true;
+                    break;
+                }
+                batches++;
+                if (b.control()) {
+                    open.remove(b.producerId());
+                } else if (b.transactional()) {
+                    open.putIfAbsent(b.producerId(), b.baseOffset());
+                }
+            }
+            if (!cut && segment >= 0) {
+                bytes += Files.size(dir.resolve(partition).resolve(String.format("%020d.log", segment)));
+            }
+            bytesThen.put(partition, bytes);
+            if (!topic.equals("__cluster_metadata")) {
+                batchesThen.merge(topic, batches, Long::sum);
+            }
+            open.forEach((pid, first) -> openThen.add(partition + " " + pid + " " + first));
+        }
+        // partition figures: bytes up to the cut, in each partition's details (the only replica's row)
+        int checked = 0;
+        for (Element d : doc.select(".pdetail")) {
+            String name = d.selectFirst("h3").text().replaceAll(" \\([a-z]+\\)$", "");
+            Element row = d.selectFirst("table tbody tr");
+            if (bytesThen.containsKey(name)) {
+                assertThat(number(row.child(7).text())).as(name).isEqualTo(bytesThen.get(name));
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(77);
+        long total = bytesThen.values().stream().mapToLong(Long::longValue).sum();
+        assertThat(doc.select("#overview").text()).contains(String.format(java.util.Locale.ROOT, "%,d bytes as of", total));
+        // open transactions then: begun at or before t, no marker at or before t
+        Set<String> shown = new TreeSet<>();
+        for (Element tr : doc.select("#txn-table tbody tr")) {
+            shown.add(tr.child(0).text() + " " + tr.child(2).text() + " " + tr.child(4).text());
+        }
+        assertThat(openThen).isNotEmpty();
+        assertThat(shown).isEqualTo(openThen);
+        Document all = page(tmp.resolve("all.html"), List.of(dir));
+        assertThat(all.select("#txn-table tbody tr").size()).isNotEqualTo(openThen.size());
+        // formats then: batches per topic (the metadata log's KRaft snapshot apart)
+        for (Element tr : doc.select("#formats-table tbody tr")) {
+            String topic = tr.child(0).text();
+            if (batchesThen.containsKey(topic)) {
+                assertThat(number(tr.child(2).text())).as(topic).isEqualTo(batchesThen.get(topic));
+            }
+        }
+        assertThat(doc.select("#formats-table tbody tr").stream().mapToLong(tr -> number(tr.child(2).text())).sum())
+                .isLessThan(all.select("#formats-table tbody tr").stream().mapToLong(tr -> number(tr.child(2).text())).sum());
+        // what cannot be cut is said
+        assertThat(doc.select("header ul.left").text()).contains("verify's findings are those of the files as they are");
     }
 
     @Test
