@@ -85,6 +85,39 @@ public final class FormatInventory implements RecordSink {
     }
 
     /**
+     * One thing counted over time: a magic, a codec or a record version, with its count per time bucket.
+     *
+     * @param key "0", "1", "2" (magic), "2/zstd" (as {@link Counts#codecs}) or "type/version" (as {@link Counts#recordVersions})
+     * @param counts batches (magic, codec) or records (record version) per bucket of the timeline's buckets
+     * @param first the first time one was seen (batch max timestamp; a record's own for record versions), or -1
+     * @param last the last such time, or -1
+     */
+    public record Series(String key, long[] counts, long first, long last) {
+        public long total() {
+            long t = 0;
+            for (long c : counts) {
+                t += c;
+            }
+            return t;
+        }
+    }
+
+    /**
+     * Counts per time bucket: batches by magic and by codec (each batch by its max timestamp), records
+     * of each coordinator or metadata record version (by the record's timestamp). Bounded: one array
+     * of {@code buckets.count()} per magic, codec and record version.
+     *
+     * @param undated batches with no timestamp or one outside the buckets (and records of those)
+     */
+    public record Timeline(TimeBuckets buckets, List<Series> magics, List<Series> codecs, List<Series> recordVersions, long undated) {
+        public Timeline {
+            magics = List.copyOf(magics);
+            codecs = List.copyOf(codecs);
+            recordVersions = List.copyOf(recordVersions);
+        }
+    }
+
+    /**
      * The counts of one partition.
      *
      * @param records records by the batch headers' counts (magic 2) and the inner messages read (magic 0 and 1)
@@ -95,13 +128,14 @@ public final class FormatInventory implements RecordSink {
      * @param headersCounted whether every batch's records were read (deep), so that {@code recordsWithHeaders} is a count
      * @param recordVersions "type/version" to the record version's figures, sorted
      * @param unknownTaggedFields tagged fields the value schemas do not know, summed over the records
+     * @param timeline counts per time bucket, or null when no buckets were asked for
      */
     public record Counts(String topic, int partition, long batches, long records, long[] batchesByMagic,
                          long otherMagicBatches, Map<String, Long> codecs, long idempotentBatches,
                          long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
                          long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
                          Map<String, RecordVersion> recordVersions, long unknownTaggedFields, long firstTimestamp,
-                         long lastTimestamp) {
+                         long lastTimestamp, Timeline timeline) {
     }
 
     /** The codec name of a batch whose codec id (5 to 7) no Kafka release defines. */
@@ -130,6 +164,16 @@ public final class FormatInventory implements RecordSink {
     private long firstTs = -1;
     private long lastTs = -1;
     private final Tags tags = new Tags();
+    /** The buckets counted in, or null. */
+    private final TimeBuckets buckets;
+    /** Batches from the first one whose largest timestamp is later than this are not counted. */
+    private final long asOfTime;
+    private boolean cut;
+    private final long[][][] codecBuckets = new long[3][CODEC_NAMES.length][];
+    private final long[][] codecTimes = new long[3 * CODEC_NAMES.length][];
+    private final long[][] magicBuckets = new long[3][];
+    private final long[][] magicTimes = new long[3][];
+    private long undated;
 
     /** The figures of one (type, version), and the tags its records hold. */
     private static final class Version {
@@ -145,6 +189,9 @@ public final class FormatInventory implements RecordSink {
         /** Field (a known tag) or UnknownTag to {count}; its struct in structs. */
         final Map<Object, long[]> tagCounts = new java.util.LinkedHashMap<>();
         final Map<Object, StructSchema> structs = new java.util.HashMap<>();
+        long[] perBucket;
+        long minTs = -1;
+        long maxTs = -1;
 
         Version(short type, short version) {
             this.type = type;
@@ -176,7 +223,9 @@ public final class FormatInventory implements RecordSink {
         }
     }
 
-    private FormatInventory(String topic, int partition, boolean deep) {
+    private FormatInventory(String topic, int partition, boolean deep, TimeBuckets buckets, long asOfTime) {
+        this.buckets = buckets;
+        this.asOfTime = asOfTime;
         this.topic = topic;
         this.partition = partition;
         this.deep = deep;
@@ -234,10 +283,59 @@ public final class FormatInventory implements RecordSink {
 
     /** As {@link #of(String, int, List, ReaderOptions)}; without {@code deep}, records are read only where needed. */
     public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep) {
-        FormatInventory inv = new FormatInventory(topic, partition, deep);
+        return of(topic, partition, files, options, deep, null);
+    }
+
+    /** As {@link #of(PartitionDir, ReaderOptions, boolean)}, counting also per bucket of {@code buckets} ({@link Counts#timeline}). */
+    public static Counts of(PartitionDir dir, ReaderOptions options, boolean deep, TimeBuckets buckets) {
+        return of(dir.topic(), dir.partition(), files(dir), options, deep, buckets, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #of(PartitionDir, ReaderOptions, boolean, TimeBuckets)}, as of {@code asOfTime}: the
+     * partition's batches (in the files' order) counted up to the first one whose largest timestamp is
+     * later (that one and those after it are not), as {@code ReplicaScanner.cut} cuts a partition.
+     */
+    public static Counts of(PartitionDir dir, ReaderOptions options, boolean deep, TimeBuckets buckets, long asOfTime) {
+        return of(dir.topic(), dir.partition(), files(dir), options, deep, buckets, asOfTime);
+    }
+
+    /** As {@link #of(String, int, List, ReaderOptions, boolean)}, counting also per bucket of {@code buckets} (null: none). */
+    public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep, TimeBuckets buckets) {
+        return of(topic, partition, files, options, deep, buckets, Long.MAX_VALUE);
+    }
+
+    /** As {@link #of(String, int, List, ReaderOptions, boolean, TimeBuckets)}, as of {@code asOfTime} (Long.MAX_VALUE: no cut). */
+    public static Counts of(String topic, int partition, List<LogFile> files, ReaderOptions options, boolean deep, TimeBuckets buckets,
+                            long asOfTime) {
+        FormatInventory inv = new FormatInventory(topic, partition, deep, buckets, asOfTime);
         // counts only, no view kept: each segment unmapped once read (a whole log dir's pass holds one segment's pages)
         new RecordWalk(options, DecoderChoice.NONE, RecordFilter.ALL, Long.MAX_VALUE).releaseEachFile(true).walk(files, inv);
         return inv.counts();
+    }
+
+    /**
+     * The largest timestamp of a partition's first batch (its first segment's, read alone), or -1 when
+     * there is none, it has none, or the segment is a stream (an archive's): where a timeline that
+     * counts batches by their largest timestamp starts. A cheap bound for {@link TimeBuckets#covering}.
+     */
+    public static long firstBatchMaxTimestamp(PartitionDir dir, ReaderOptions options) {
+        for (io.segscope.format.logdir.Segment s : dir.segments().segments()) {
+            if (s.log().isEmpty()) {
+                continue;
+            }
+            io.segscope.format.logdir.FileEntry log = s.log().get();
+            if (log.isStream() || log.size() == 0) {
+                return -1;
+            }
+            try (io.segscope.format.io.ByteSource src = log.open();
+                 io.segscope.format.record.BatchReader r = new io.segscope.format.record.BatchReader(src, options)) {
+                return r.next() ? r.batch().maxTimestamp() : -1;
+            } catch (io.segscope.format.error.FormatException | java.io.UncheckedIOException e) {
+                return -1;
+            }
+        }
+        return -1;
     }
 
     private static String[] codecNames() {
@@ -252,12 +350,37 @@ public final class FormatInventory implements RecordSink {
     /** Counts a batch from its header; true when its records must be read too. */
     @Override
     public boolean wants(LogFile file, Batch b) {
+        if (cut || asOfTime != Long.MAX_VALUE && b.maxTimestamp() > asOfTime) {
+            cut = true;
+            return false;
+        }
         batches++;
         byte magic = b.magic();
         if (magic >= 0 && magic <= 2) {
             byMagic[magic]++;
             CompressionType codec = b.compression();
-            codecCounts[magic][codec == null ? CODEC_NAMES.length - 1 : codec.ordinal()]++;
+            int c = codec == null ? CODEC_NAMES.length - 1 : codec.ordinal();
+            codecCounts[magic][c]++;
+            if (buckets != null) {
+                long t = b.maxTimestamp();
+                int i = buckets.indexOf(t);
+                if (i < 0) {
+                    undated++;
+                } else {
+                    if (magicBuckets[magic] == null) {
+                        magicBuckets[magic] = new long[buckets.count()];
+                        magicTimes[magic] = new long[] {-1, -1};
+                    }
+                    if (codecBuckets[magic][c] == null) {
+                        codecBuckets[magic][c] = new long[buckets.count()];
+                        codecTimes[magic * CODEC_NAMES.length + c] = new long[] {-1, -1};
+                    }
+                    magicBuckets[magic][i]++;
+                    codecBuckets[magic][c][i]++;
+                    seen(magicTimes[magic], t);
+                    seen(codecTimes[magic * CODEC_NAMES.length + c], t);
+                }
+            }
         } else {
             otherMagic++;
         }
@@ -290,6 +413,9 @@ public final class FormatInventory implements RecordSink {
 
     @Override
     public void record(LogFile file, Batch batch, LogRecord record, RecordContent content) {
+        if (cut) {
+            return;
+        }
         if (batch.magic() < 2) {
             records++;
         }
@@ -367,6 +493,18 @@ public final class FormatInventory implements RecordSink {
         v.lastOffset = record.offset();
         v.lastTs = record.timestamp();
         v.known &= decoded;
+        if (buckets != null) {
+            long t = record.timestamp() >= 0 ? record.timestamp() : batch.maxTimestamp();
+            int i = buckets.indexOf(t);
+            if (i >= 0) {
+                if (v.perBucket == null) {
+                    v.perBucket = new long[buckets.count()];
+                }
+                v.perBucket[i]++;
+                v.minTs = v.minTs < 0 ? t : Math.min(v.minTs, t);
+                v.maxTs = Math.max(v.maxTs, t);
+            }
+        }
         if (decoded) {
             for (int i = 0; i < tags.n; i++) {
                 Field f = tags.fields[i];
@@ -383,6 +521,37 @@ public final class FormatInventory implements RecordSink {
                 }
             }
         }
+    }
+
+    private static void seen(long[] firstLast, long t) {
+        firstLast[0] = firstLast[0] < 0 ? t : Math.min(firstLast[0], t);
+        firstLast[1] = Math.max(firstLast[1], t);
+    }
+
+    private Timeline timeline(List<Version> sorted) {
+        if (buckets == null) {
+            return null;
+        }
+        List<Series> magics = new java.util.ArrayList<>();
+        List<Series> codecSeries = new java.util.ArrayList<>();
+        List<Series> versionSeries = new java.util.ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            if (magicBuckets[m] != null) {
+                magics.add(new Series(Integer.toString(m), magicBuckets[m].clone(), magicTimes[m][0], magicTimes[m][1]));
+            }
+            for (int c = 0; c < CODEC_NAMES.length; c++) {
+                if (codecBuckets[m][c] != null) {
+                    long[] t = codecTimes[m * CODEC_NAMES.length + c];
+                    codecSeries.add(new Series(m + "/" + CODEC_NAMES[c], codecBuckets[m][c].clone(), t[0], t[1]));
+                }
+            }
+        }
+        for (Version v : sorted) {
+            if (v.perBucket != null) {
+                versionSeries.add(new Series(v.type + "/" + v.version, v.perBucket.clone(), v.minTs, v.maxTs));
+            }
+        }
+        return new Timeline(buckets, magics, codecSeries, versionSeries, undated);
     }
 
     private Counts counts() {
@@ -412,6 +581,6 @@ public final class FormatInventory implements RecordSink {
         }
         return new Counts(topic, partition, batches, records, byMagic.clone(), otherMagic, Map.copyOf(codecs), idempotent,
                 transactional, Map.copyOf(controlTypes), deleteHorizon, logAppendTime, withHeaders, deep, out, unknownTagged,
-                firstTs, lastTs);
+                firstTs, lastTs, timeline(sorted));
     }
 }

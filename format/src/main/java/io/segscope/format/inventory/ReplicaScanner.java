@@ -653,6 +653,68 @@ public final class ReplicaScanner {
     }
 
     /**
+     * A partition as of a time: cut before its first batch (in offset order) whose largest timestamp
+     * is later than {@code asOfTime}.
+     *
+     * @param endOffset the cut batch's base offset (the log end as of then), or the offset after the
+     *     last batch when none is later
+     * @param bytes the bytes of the segments before the cut, and of the cut segment up to the cut batch
+     * @param cut whether some batch is later than the time
+     * @param openTransactions the transactions open then: begun at or before the cut and not ended by a
+     *     marker before it, by the producer state replayed from the log start ({@link ProducerState},
+     *     as the scan replays it; transactions begun below the log start are not seen)
+     */
+    public record Cut(long endOffset, long bytes, boolean cut, List<OpenTransaction> openTransactions) {
+        public Cut {
+            openTransactions = List.copyOf(openTransactions);
+        }
+    }
+
+    /** {@link Cut} of a partition dir's live segments at {@code asOfTime} (epoch ms). */
+    public Cut cut(PartitionDir dir, long asOfTime) {
+        List<Seg> segs = new ArrayList<>();
+        for (Segment s : dir.segments().segments()) {
+            s.log().ifPresent(l -> segs.add(new Seg(s, l)));
+        }
+        segs.sort(Comparator.comparingLong(s -> s.base));
+        ProducerState producers = new ProducerState();
+        long bytes = 0;
+        long[] next = {segs.isEmpty() ? 0 : segs.get(0).base};
+        long[] at = {-1, -1};
+        boolean cut = false;
+        for (Seg s : segs) {
+            scanBatches(s, 0, false, null, b -> {
+                if (at[0] >= 0) {
+                    return;
+                }
+                if (b.maxTimestamp() > asOfTime) {
+                    at[0] = b.baseOffset();
+                    at[1] = b.position();
+                    return;
+                }
+                producers.apply(b);
+                next[0] = b.nextOffset();
+            });
+            if (at[0] >= 0) {
+                bytes += at[1];
+                cut = true;
+                break;
+            }
+            bytes += s.size;
+        }
+        List<FormatException> ignored = new ArrayList<>();
+        List<OpenTransaction> open = new ArrayList<>();
+        for (ProducerSnapshotEntry e : producers.entries()) {
+            if (e.currentTxnFirstOffset() >= 0) {
+                open.add(new OpenTransaction(e.producerId(), e.epoch(), e.coordinatorEpoch(), e.currentTxnFirstOffset(),
+                        batchTimestampAt(segs, e.currentTxnFirstOffset(), ignored), e.timestamp()));
+            }
+        }
+        open.sort(Comparator.comparingLong(OpenTransaction::firstOffset));
+        return new Cut(cut ? at[0] : next[0], bytes, cut, open);
+    }
+
+    /**
      * The timestamp of the record at {@code offset} (the offset index, then the batch holding it;
      * for a record the cleaner removed, the next record's), or -1 when the log does not hold it.
      */

@@ -16,8 +16,29 @@ import io.segscope.format.error.Violation;
  * @param skippedTo end (exclusive) of the skipped bytes, or -1
  * @param lostFrom first offset lost with the skipped bytes, or -1 when none is known to be lost
  * @param lostTo last offset lost, or -1 when unknown (a torn tail whose header is gone)
+ * @param crashArtefact whether it is what a broker that stopped without a clean shutdown leaves, not damage
+ *     of its own: the missing clean-shutdown marker, the preallocated indexes of the segments open at an
+ *     unclean shutdown, a torn tail of the segment being appended to, leftovers of a cleaning or a
+ *     rename; set by the {@link Verifier} where it knows, never on an error
  */
-public record Finding(Problem problem, String consequence, Severity severity, long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
+public record Finding(Problem problem, String consequence, Severity severity, long skippedFrom, long skippedTo, long lostFrom, long lostTo,
+                      boolean crashArtefact) {
+
+    public Finding {
+        if (severity == Severity.ERROR) {
+            crashArtefact = false;
+        }
+    }
+
+    /** A finding that is not a crash artefact. */
+    public Finding(Problem problem, String consequence, Severity severity, long skippedFrom, long skippedTo, long lostFrom, long lostTo) {
+        this(problem, consequence, severity, skippedFrom, skippedTo, lostFrom, lostTo, false);
+    }
+
+    /** The same finding, told as what a crash leaves (a no-op on an error). */
+    public Finding asCrashArtefact() {
+        return new Finding(problem, consequence, severity, skippedFrom, skippedTo, lostFrom, lostTo, true);
+    }
 
     /** A finding told in words, with no byte or offset range. */
     public static Finding of(String file, long position, Violation violation, Severity severity, long baseOffset,

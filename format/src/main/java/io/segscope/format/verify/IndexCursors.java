@@ -96,7 +96,13 @@ final class IndexCursors {
             }
             if (txnSource != null) {
                 for (FormatException e : txnIndex.sanityCheck()) {
-                    report.add(e, e.violation() == Violation.TRUNCATED ? Severity.WARNING : Severity.ERROR);
+                    if (e.violation() == Violation.TRUNCATED) {
+                        // a torn entry: what a crash leaves when the log dir says it stopped uncleanly
+                        Finding f = Finding.of(e, Severity.WARNING);
+                        report.add(Boolean.FALSE.equals(cleanShutdown) ? f.asCrashArtefact() : f);
+                    } else {
+                        report.add(e, Severity.ERROR);
+                    }
                 }
             }
         }
@@ -147,9 +153,10 @@ final class IndexCursors {
         long at = (long) r.entries() * r.entrySize();
         String tail = r.zeroTailSlots() + " zero slot(s) after " + r.entries() + " entries";
         if (active && !Boolean.TRUE.equals(cleanShutdown)) {
+            // a crash artefact where the log dir says it stopped uncleanly; unknown for a partition dir alone
             report.add(r.fileName(), at, Violation.INDEX_PREALLOCATED, Severity.INFO, r.baseOffset(),
                     "preallocated index of a segment still open at crash (" + tail + "); Kafka trims it when it recovers"
-                            + " or rolls the segment");
+                            + " or rolls the segment", Boolean.FALSE.equals(cleanShutdown));
         } else if (active && metadataLog) {
             report.add(r.fileName(), at, Violation.INDEX_PREALLOCATED, Severity.INFO, r.baseOffset(),
                     "preallocated index of the KRaft metadata log's active segment (" + tail + "); Kafka 4.4.0 leaves it"
@@ -160,7 +167,8 @@ final class IndexCursors {
                     tail + " in the index of a " + (active ? "cleanly shut down" : "closed") + " segment"
                             + (timeIndex ? "; Kafka reads the zero entries as real (KAFKA-10207): its sanity check fails"
                                     + " and time-based retention can delete the segment early"
-                                    : "; Kafka counts the zero entries as real (offset = base offset, position 0)"));
+                                    : "; Kafka counts the zero entries as real (offset = base offset, position 0)"),
+                    Boolean.FALSE.equals(cleanShutdown));
         }
     }
 

@@ -75,4 +75,10 @@ final class Report {
     void add(FormatException e, Severity severity) {
         add(Finding.of(e, severity));
     }
+
+    /** A finding that is what a crash leaves ({@link Finding#crashArtefact()}) when {@code crash}. */
+    void add(String file, long position, Violation v, Severity severity, long baseOffset, String message, boolean crash) {
+        Finding f = Finding.of(file, position, v, severity, baseOffset, message);
+        add(crash ? f.asCrashArtefact() : f);
+    }
 }

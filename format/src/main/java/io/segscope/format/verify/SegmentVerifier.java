@@ -250,7 +250,7 @@ final class SegmentVerifier implements BatchVisitor {
                 what.note());
         report.add(new Finding(problem, extra + "; torn tail: Kafka's log recovery truncates the segment to " + p
                 + " bytes, dropping the last " + (d.to() - p) + " bytes (and deletes the partition's later segments, if any)"
-                + lost, severity, p, d.to(), lostFrom, lostTo));
+                + lost, severity, p, d.to(), lostFrom, lostTo, severity == Severity.WARNING));
     }
 
     private void resyncAt(Damage d) {

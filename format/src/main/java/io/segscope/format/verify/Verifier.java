@@ -240,7 +240,7 @@ public final class Verifier {
         if (!cleanShutdown && dir.metaProperties().isPresent()) {
             report.add(dir.root().path(), -1, Violation.UNCLEAN_SHUTDOWN, Severity.INFO, -1,
                     "no " + CleanShutdown.FILE_NAME + ": the broker did not shut down cleanly (or is running);"
-                            + " it will recover the segments after the recovery point at start");
+                            + " it will recover the segments after the recovery point at start", true);
         }
         dir.metaProperties().ifPresent(f -> parse(f, MetaProperties::read));
         for (LogFile f : rootFiles) {
@@ -353,14 +353,14 @@ public final class Verifier {
             report.add(any.path(), -1, Violation.INCOMPLETE_CLEANER_OUTPUT, Severity.WARNING, s.baseOffset(),
                     s.status() == FileStatus.SWAP
                             ? ".swap segment: cleaner or split output that was about to replace older segments; Kafka completes the swap at load"
-                            : ".cleaned segment: unfinished cleaner or split output; Kafka deletes it at load");
+                            : ".cleaned segment: unfinished cleaner or split output; Kafka deletes it at load", true);
         }
         s.log().ifPresent(log -> segments.verify(log, s.baseOffset(), SegmentVerifier.Context.ALONE));
     }
 
     private void leftoverTmp(FileEntry tmp) {
         report.add(tmp.path(), -1, Violation.LEFTOVER_TMP, Severity.WARNING, -1,
-                "a write that never completed (Kafka writes checkpoints to .tmp and renames); Kafka ignores it");
+                "a write that never completed (Kafka writes checkpoints to .tmp and renames); Kafka ignores it", true);
     }
 
     /** A segment named on its own with no batch: nothing was verified, which must not look like a clean bill. */

@@ -2,10 +2,11 @@ package io.segscope.inspector.cmd;
 
 import io.segscope.format.compat.Compatibility;
 import io.segscope.format.compat.FormatInventory;
+import io.segscope.format.compat.TimeBuckets;
 import io.segscope.format.error.FormatException;
-import io.segscope.format.error.Violation;
 import io.segscope.format.inventory.Divergence;
 import io.segscope.format.inventory.PartitionReplicas;
+import io.segscope.format.inventory.ReplicaScanner;
 import io.segscope.format.inventory.ReplicaState;
 import io.segscope.format.inventory.TransactionCoordinatorState;
 import io.segscope.format.logdir.FileEntry;
@@ -35,7 +36,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -75,14 +75,7 @@ public final class ReportCommand implements Callable<Integer> {
     static final int MAX_FINDINGS = 500;
     static final int MAX_DRY_RUNS = 200;
     static final int MAX_TRANSACTIONS = 2_000;
-
-    /**
-     * What a broker that stopped without a clean shutdown leaves (a torn or zero-filled tail, leftovers of
-     * a cleaning or a rename, the shutdown marker missing); a preallocated index only in such a log dir,
-     * as Kafka also leaves the active segment's indexes preallocated at a clean shutdown.
-     */
-    private static final Set<Violation> CRASH_ARTEFACTS = EnumSet.of(Violation.TRUNCATED, Violation.ZERO_TAIL,
-            Violation.INDEX_ZERO_TAIL, Violation.LEFTOVER_TMP, Violation.INCOMPLETE_CLEANER_OUTPUT, Violation.UNCLEAN_SHUTDOWN);
+    static final int MAX_TIME_BUCKETS = 60;
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Log dirs (one or several brokers'), partition dirs, or archives.")
     List<Path> paths;
@@ -94,8 +87,9 @@ public final class ReportCommand implements Callable<Integer> {
     String title;
 
     @Option(names = "--as-of-time", paramLabel = "TIME", converter = TimeConverter.class,
-            description = "The report as of this time (ISO-8601 or epoch ms): groups, commit histories, lag, transaction ages and the"
-                    + " cleaner's clock; the page says what it cannot cut.")
+            description = "The report as of this time (ISO-8601 or epoch ms): each partition cut before its first batch later than"
+                    + " then (bytes, log end, open transactions, formats), groups, commit histories, lag, transaction ages and the"
+                    + " cleaner's clock; the page says what it cannot cut (verify's findings).")
     Long asOfTime;
 
     @Option(names = "--stale-after", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "1h",
@@ -188,6 +182,20 @@ public final class ReportCommand implements Callable<Integer> {
                 firstCopies.add(d);
             }
         }
+        // the formats over time: buckets of an hour, a day, a week or months over the data's span
+        long spanFirst = Long.MAX_VALUE;
+        long spanLast = -1;
+        for (PartitionReplicas p : parts) {
+            for (ReplicaState r : p.replicas()) {
+                if (r.firstTimestamp() >= 0) {
+                    spanFirst = Math.min(spanFirst, r.firstTimestamp());
+                }
+                spanLast = Math.max(spanLast, r.maxTimestamp());
+            }
+        }
+        long replicasFirst = spanFirst;
+        long replicasLast = asOfTime == null ? spanLast : Math.min(spanLast, asOfTime);
+        long asOf = asOfTime == null ? Long.MAX_VALUE : asOfTime;
         ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "report-formats");
             t.setDaemon(true);
@@ -199,8 +207,21 @@ public final class ReportCommand implements Callable<Integer> {
             countsLater = pool.submit(() -> {
                 try {
                     List<FormatInventory.Counts> out = new ArrayList<>();
+                    // batches are counted by their largest timestamp: the span from the first batches' to the largest
+                    long first = Long.MAX_VALUE;
                     for (InventorySource.Dir d : firstCopies) {
-                        out.add(FormatInventory.of(d.dir(), options));
+                        long t = FormatInventory.firstBatchMaxTimestamp(d.dir(), options);
+                        if (t >= 0) {
+                            first = Math.min(first, t);
+                        }
+                    }
+                    if (first == Long.MAX_VALUE) {
+                        first = replicasFirst;
+                    }
+                    TimeBuckets buckets = replicasLast >= 0 && first <= replicasLast
+                            ? TimeBuckets.covering(first, replicasLast, MAX_TIME_BUCKETS) : null;
+                    for (InventorySource.Dir d : firstCopies) {
+                        out.add(FormatInventory.of(d.dir(), options, false, buckets, asOf));
                     }
                     return out;
                 } finally {
@@ -239,6 +260,19 @@ public final class ReportCommand implements Callable<Integer> {
         List<Compatibility.Verdict> verdicts = Compatibility.judge(topicFormats);
         String oldest = Compatibility.oldestLoading(verdicts);
 
+        // --as-of-time: each replica cut before its first batch later than then (log end, bytes, open transactions)
+        Map<ReplicaState, ReplicaScanner.Cut> cuts = new java.util.IdentityHashMap<>();
+        if (asOfTime != null) {
+            for (PartitionReplicas p : parts) {
+                for (ReplicaState r : p.replicas()) {
+                    var dir = source.dirOf(r);
+                    if (dir != null) {
+                        cuts.put(r, timeSearch.cut(dir, asOfTime));
+                    }
+                }
+            }
+        }
+        this.cuts = cuts;
         ReportModel.Overview overview = overview(source, parts, findings, vs, verdicts, oldest);
         long endOfData = -1;
         for (PartitionReplicas p : parts) {
@@ -277,13 +311,15 @@ public final class ReportCommand implements Callable<Integer> {
         List<ReportModel.Transaction> txns = new ArrayList<>();
         TransactionCoordinatorState coord = source.transactionState(options);
         long txnEnd = asOfTime != null ? asOfTime : TransactionsCommand.endOfData(parts, coord);
-        figures.transactions(parts, coord, txnEnd, txns, left);
-        List<ReportModel.Compaction> compaction = figures.compaction(parts, countsOf, now, left);
+        figures.transactions(parts, coord, txnEnd, r -> cuts.containsKey(r) ? cuts.get(r).openTransactions() : r.openTransactions(), txns, left);
+        List<ReportModel.Compaction> compaction = figures.compaction(parts, countsOf, source.metadata(), now, left);
         ReportModel.Formats formats = ReportFigures.formats(topicFormats, counts);
         if (asOfTime != null) {
-            left.add("--as-of-time cuts the groups, their commit histories and lag, the transactions' ages and the cleaner's clock,"
-                    + " and marks each partition's log end as of then (its details); the partition figures, verify's findings, the list"
-                    + " of open transactions and the formats are those of the files as they are");
+            left.add("--as-of-time cuts the whole report at each partition's first batch later than then: bytes, log end (Kafka's"
+                    + " search by timestamp), the open transactions (replayed from the log start), the formats and the compatibility"
+                    + " verdict; and the groups, their commit histories and lag, the transactions' ages and the cleaner's clock;"
+                    + " verify's findings are those of the files as they are (they are about the files, not a time), and so are the"
+                    + " compaction dry runs and the partitions' log start, high watermark and last stable offset (checkpoints)");
         }
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         StringBuilder cmd = new StringBuilder("segscope");
@@ -321,6 +357,7 @@ public final class ReportCommand implements Callable<Integer> {
         Set<String> logDirs = new TreeSet<>();
         Set<String> topics = new TreeSet<>();
         long bytes = 0;
+        long bytesAsOf = asOfTime == null ? -1 : 0;
         long first = Long.MAX_VALUE;
         long last = -1;
         int replicas = 0;
@@ -332,6 +369,10 @@ public final class ReportCommand implements Callable<Integer> {
                 r.brokerId().ifPresent(brokers::add);
                 logDirs.add(r.logDir());
                 bytes += r.bytes();
+                if (bytesAsOf >= 0) {
+                    ReplicaScanner.Cut c = cuts.get(r);
+                    bytesAsOf += c == null ? r.bytes() : c.bytes();
+                }
                 if (r.firstTimestamp() >= 0) {
                     first = Math.min(first, r.firstTimestamp());
                 }
@@ -359,9 +400,8 @@ public final class ReportCommand implements Callable<Integer> {
         // errors first, then warnings, then the rest: the cap keeps the worst
         List<Finding> sorted = new ArrayList<>(findings);
         sorted.sort(Comparator.comparingInt((Finding f) -> -f.severity().ordinal()));
-        Set<String> uncleanDirs = uncleanLogDirs(parts);
         for (Finding f : sorted) {
-            boolean artefact = isCrashArtefact(f, inUnclean(f, uncleanDirs));
+            boolean artefact = f.crashArtefact();
             if (artefact) {
                 crash++;
             } else if (f.severity() == Severity.ERROR) {
@@ -382,47 +422,15 @@ public final class ReportCommand implements Callable<Integer> {
             releases.add(new ReportModel.Release(v.line(), v.release(), v.loads(), reason));
         }
         List<String> unreadable = new ArrayList<>();
-        return new ReportModel.Overview(List.copyOf(brokers), logDirs.size(), topics.size(), parts.size(), replicas, bytes,
+        if (asOfTime != null && last > asOfTime) {
+            last = asOfTime;
+        }
+        return new ReportModel.Overview(List.copyOf(brokers), logDirs.size(), topics.size(), parts.size(), replicas, bytes, bytesAsOf,
                 first == Long.MAX_VALUE ? -1 : first, last, clean, unclean, unknown, errors, warnings, crash, infos, vs.files(),
                 vs.batches(), vs.records(), shown, findings.size() - shown.size(), oldest, releases, unreadable);
     }
 
-    /**
-     * Whether a finding is what a crash leaves, not damage of its own: never an error.
-     *
-     * @param uncleanLogDir whether the finding's log dir was left without a clean shutdown
-     */
-    public static boolean isCrashArtefact(Finding f, boolean uncleanLogDir) {
-        if (f.severity() == Severity.ERROR) {
-            return false;
-        }
-        return CRASH_ARTEFACTS.contains(f.violation()) || uncleanLogDir && f.violation() == Violation.INDEX_PREALLOCATED;
-    }
-
-    /** The log dirs (paths) that were left without a clean shutdown. */
-    private static Set<String> uncleanLogDirs(List<PartitionReplicas> parts) {
-        Set<String> out = new HashSet<>();
-        for (PartitionReplicas p : parts) {
-            for (ReplicaState r : p.replicas()) {
-                if (Boolean.FALSE.equals(r.cleanShutdown())) {
-                    out.add(r.logDir());
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean inUnclean(Finding f, Set<String> unclean) {
-        for (String d : unclean) {
-            if (f.file().equals(d) || f.file().startsWith(d + "/")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private ReportModel.Partition partition(InventorySource source, PartitionReplicas p, Map<String, List<Finding>> byDir, boolean detail) {
-        Set<String> unclean = uncleanLogDirs(List.of(p));
         List<ReportModel.Replica> replicas = new ArrayList<>();
         List<ReportModel.Damage> damage = new ArrayList<>();
         String health = "ok";
@@ -462,11 +470,12 @@ public final class ReportCommand implements Callable<Integer> {
                 long[] found = asOfTime == Long.MAX_VALUE ? null : timeSearch.searchTimestamp(dir, asOfTime + 1, r.logStartOffset());
                 asOfEnd = found == null ? r.logEndOffset() : Math.min(found[0], r.logEndOffset());
             }
+            ReplicaScanner.Cut cut = cuts.get(r);
             replicas.add(new ReportModel.Replica(PartitionsCommand.where(r), r.brokerId().orElse(-1), r.logStartOffset(),
-                    r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), asOfEnd, standing,
+                    r.highWatermark().orElse(-1), r.lastStableOffset(), r.logEndOffset(), asOfEnd, cut == null ? -1 : cut.bytes(), standing,
                     detail ? segments : List.of(), detail ? epochs : List.of(), detail ? notes : List.of()));
             for (Finding f : byDir.getOrDefault(r.dir(), List.of())) {
-                boolean artefact = isCrashArtefact(f, inUnclean(f, unclean));
+                boolean artefact = f.crashArtefact();
                 String sev = f.severity().label();
                 health = worse(health, f.severity() == Severity.ERROR ? "damaged"
                         : f.severity() == Severity.WARNING && !artefact ? "warning" : "info");
@@ -485,9 +494,13 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         ReplicaState leader = p.leader();
-        return new ReportModel.Partition(p.topic(), p.partition(), health, leader.bytes(),
+        ReplicaScanner.Cut leaderCut = cuts.get(leader);
+        return new ReportModel.Partition(p.topic(), p.partition(), health, leaderCut != null ? leaderCut.bytes() : leader.bytes(),
                 leader.dirtyRatio().isPresent() ? leader.dirtyRatio().getAsDouble() : -1, replicas, damage);
     }
+
+    /** With --as-of-time, each replica's cut (by identity); empty otherwise. */
+    private Map<ReplicaState, ReplicaScanner.Cut> cuts = Map.of();
 
     /** Kafka's search by timestamp, for the log end as of --as-of-time. */
     private final io.segscope.format.inventory.ReplicaScanner timeSearch =

@@ -265,6 +265,9 @@ public final class VerifyCommand implements Callable<Integer> {
                 }
                 g.writeEndArray();
             }
+            if (f.crashArtefact()) {
+                g.writeBooleanField("crashArtefact", true);
+            }
             g.writeEndObject();
             g.flush();
         } catch (IOException e) {

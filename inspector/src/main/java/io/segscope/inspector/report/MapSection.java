@@ -206,12 +206,13 @@ final class MapSection {
         h.append("<text x=\"").append(left).append("\" y=\"").append(height - 4).append("\" class=\"tick\">").append(lo)
                 .append("</text><text x=\"").append(w - 10).append("\" y=\"").append(height - 4).append("\" class=\"tick end\">").append(hi).append("</text>");
         h.append("</svg>\n<table><thead><tr><th>replica</th><th>standing</th><th>log start</th><th>high watermark</th><th>last stable</th>"
-                + "<th>log end</th>" + (r.asOfTime() >= 0 ? "<th>log end as of</th>" : "") + "<th>segments</th></tr></thead><tbody>\n");
+                + "<th>log end</th>" + (r.asOfTime() >= 0 ? "<th>log end as of</th><th>bytes as of</th>" : "") + "<th>segments</th></tr></thead><tbody>\n");
         for (ReportModel.Replica rep : p.replicas()) {
             h.append("<tr><td>").append(esc(rep.where())).append("</td><td>").append(esc(rep.standing())).append("</td><td>").append(rep.logStart())
                     .append("</td><td>").append(rep.highWatermark() < 0 ? "-" : Long.toString(rep.highWatermark())).append("</td><td>")
                     .append(rep.lastStable()).append("</td><td>").append(rep.logEnd()).append("</td><td>")
-                    .append(r.asOfTime() >= 0 ? (rep.asOfEnd() < 0 ? "-" : Long.toString(rep.asOfEnd())) + "</td><td>" : "")
+                    .append(r.asOfTime() >= 0 ? (rep.asOfEnd() < 0 ? "-" : Long.toString(rep.asOfEnd())) + "</td><td>"
+                            + (rep.asOfBytes() < 0 ? "-" : Fmt.n(rep.asOfBytes())) + "</td><td>" : "")
                     .append(rep.segments().size()).append("</td></tr>\n");
         }
         h.append("</tbody></table>\n");

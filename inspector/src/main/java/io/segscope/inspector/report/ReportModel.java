@@ -25,7 +25,7 @@ public final class ReportModel {
     }
 
     /** The overview's figures. */
-    public record Overview(List<Integer> brokers, int logDirs, int topics, int partitions, int replicas, long bytes,
+    public record Overview(List<Integer> brokers, int logDirs, int topics, int partitions, int replicas, long bytes, long bytesAsOf,
                            long firstTime, long lastTime, int cleanShutdown, int uncleanShutdown, int unknownShutdown,
                            long errors, long warnings, long crashArtefacts, long infos, long files, long batches,
                            long records, List<Finding> findings, int findingsLeftOut, String oldestRelease,
@@ -58,9 +58,10 @@ public final class ReportModel {
      *
      * @param asOfEnd with --as-of-time, the log end then (Kafka's search by timestamp: the first offset
      *     written at or after it), else -1
+     * @param asOfBytes with --as-of-time, its bytes up to the first batch later than then, else -1
      */
     public record Replica(String where, int broker, long logStart, long highWatermark, long lastStable, long logEnd,
-                          long asOfEnd, String standing, List<Segment> segments, List<long[]> epochs, List<String> notes) {
+                          long asOfEnd, long asOfBytes, String standing, List<Segment> segments, List<long[]> epochs, List<String> notes) {
     }
 
     /** One segment along the offset axis: [baseOffset, endOffset), its .log bytes. */
@@ -105,13 +106,44 @@ public final class ReportModel {
      * One compacted partition, now and after a clean.
      *
      * @param bytesAfter -1 when no dry run was made (see note)
+     * @param minRatio the topic's min.cleanable.dirty.ratio (the metadata log's, else Kafka's default)
+     * @param configs where the cleaner's configs came from (the metadata log, broker defaults)
      */
     public record Compaction(String partition, long bytesNow, long recordsNow, long bytesAfter, long recordsAfter,
-                             double dirtyRatio, boolean wouldClean, boolean nextPick, String note) {
+                             double dirtyRatio, double minRatio, String configs, boolean wouldClean, boolean nextPick, String note) {
     }
 
-    /** The formats section: per topic, batches by magic and codec, record versions with their time span. */
-    public record Formats(List<TopicFormat> topics, List<Span> spans) {
+    /**
+     * The formats section: per topic, batches by magic and codec, record versions with their time span,
+     * and counts per time bucket by family.
+     *
+     * @param timelines magic, codec, {@code __consumer_offsets} record versions, other state logs' record versions
+     *     (empty when the data has no time)
+     * @param undated batches not drawn over time (no timestamp, or one outside the data's span)
+     */
+    public record Formats(List<TopicFormat> topics, List<Span> spans, List<Timeline> timelines, long undated) {
+    }
+
+    /**
+     * One family's counts per time bucket.
+     *
+     * @param unit the buckets' width ("hour", "day", "week", "month", "N months")
+     * @param bounds the buckets' bounds (epoch ms), one more than the buckets
+     * @param counted "batches" or "records"
+     * @param verdicts one line per series: since when, until when
+     */
+    public record Timeline(String family, String unit, long[] bounds, String counted, List<Series> series, List<String> verdicts) {
+    }
+
+    /** One stacked series: its count per bucket, first and last time seen. */
+    public record Series(String label, long[] counts, long first, long last) {
+        public long total() {
+            long t = 0;
+            for (long c : counts) {
+                t += c;
+            }
+            return t;
+        }
     }
 
     /** One topic's batch counts. */

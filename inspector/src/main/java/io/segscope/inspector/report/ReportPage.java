@@ -113,7 +113,9 @@ public final class ReportPage {
         fig("topics", n(o.topics()));
         fig("partitions", n(o.partitions()));
         fig("replicas", n(o.replicas()));
-        fig("bytes", bytes(o.bytes()) + " (" + n(o.bytes()) + ")");
+        fig("bytes", o.bytesAsOf() >= 0
+                ? bytes(o.bytesAsOf()) + " (" + n(o.bytesAsOf()) + " bytes as of " + time(r.asOfTime()) + "; " + n(o.bytes()) + " now)"
+                : bytes(o.bytes()) + " (" + n(o.bytes()) + ")");
         fig("time span", time(o.firstTime()) + " to " + time(o.lastTime()));
         fig("shutdown", o.cleanShutdown() + " clean, " + o.uncleanShutdown() + " unclean, " + o.unknownShutdown() + " unknown (log dirs)");
         fig("verify", n(o.files()) + " files, " + n(o.batches()) + " batches, " + n(o.records()) + " records");
@@ -255,8 +257,14 @@ public final class ReportPage {
         } else {
             h.append(n(cs.size())).append(" compacted partition(s); a clean of those dry-run would take them from ").append(esc(bytes(now)))
                     .append(" to ").append(esc(bytes(after))).append(". ");
-            h.append(pick == null ? "The cleaner would pick none now (no dirty ratio above 0.5 and none past its max compaction lag)."
-                    : "The cleaner's next pick: " + esc(pick.partition()) + " (dirty ratio " + String.format(Locale.ROOT, "%.3f", pick.dirtyRatio()) + ").");
+            h.append(pick == null ? "The cleaner would pick none now (no dirty ratio above its topic's min.cleanable.dirty.ratio and none past its max compaction lag)."
+                    : "The cleaner's next pick: " + esc(pick.partition()) + " (dirty ratio " + String.format(Locale.ROOT, "%.3f", pick.dirtyRatio())
+                    + ", min.cleanable.dirty.ratio " + String.format(Locale.ROOT, "%.3f", pick.minRatio()) + ").");
+            long defaulted = cs.stream().filter(c -> c.configs().contains("broker defaults")).count();
+            if (defaulted > 0) {
+                h.append(" The cleaner's configs are each topic's from the metadata log; ").append(n(defaulted))
+                        .append(" partition(s) have some left at Kafka's broker defaults (a broker's own overrides are not in its log dir).");
+            }
         }
         h.append("</p>\n");
         if (!cs.isEmpty()) {
@@ -288,15 +296,17 @@ public final class ReportPage {
                 h.append("<p class=\"note\">").append(cs.size() - shown).append(" more partition(s) not drawn (all are in the table).</p>\n");
             }
             h.append("<table class=\"sortable\" id=\"compaction-table\"><thead><tr><th>partition</th><th>bytes now</th><th>records now</th>"
-                    + "<th>bytes after</th><th>records after</th><th>dirty ratio</th><th>cleaner</th><th>note</th></tr></thead><tbody>\n");
+                    + "<th>bytes after</th><th>records after</th><th>dirty ratio</th><th>min ratio</th><th>cleaner</th><th>configs</th><th>note</th></tr></thead><tbody>\n");
             for (ReportModel.Compaction c : cs) {
                 h.append("<tr><td>").append(map.partitionLink(c.partition())).append("</td><td data-v=\"").append(c.bytesNow()).append("\">").append(n(c.bytesNow()))
                         .append("</td><td data-v=\"").append(c.recordsNow()).append("\">").append(c.recordsNow() < 0 ? "-" : n(c.recordsNow()))
                         .append("</td><td data-v=\"").append(c.bytesAfter()).append("\">").append(c.bytesAfter() < 0 ? "-" : n(c.bytesAfter()))
                         .append("</td><td data-v=\"").append(c.recordsAfter()).append("\">").append(c.recordsAfter() < 0 ? "-" : n(c.recordsAfter()))
                         .append("</td><td data-v=\"").append(String.format(Locale.ROOT, "%.6f", c.dirtyRatio())).append("\">")
-                        .append(c.dirtyRatio() < 0 ? "-" : String.format(Locale.ROOT, "%.3f", c.dirtyRatio())).append("</td><td>")
-                        .append(c.nextPick() ? "next pick" : c.wouldClean() ? "would clean" : "-").append("</td><td>").append(esc(c.note()))
+                        .append(c.dirtyRatio() < 0 ? "-" : String.format(Locale.ROOT, "%.3f", c.dirtyRatio())).append("</td><td data-v=\"")
+                        .append(String.format(Locale.ROOT, "%.6f", c.minRatio())).append("\">").append(String.format(Locale.ROOT, "%.3f", c.minRatio()))
+                        .append("</td><td>").append(c.nextPick() ? "next pick" : c.wouldClean() ? "would clean" : "-").append("</td><td>")
+                        .append(esc(c.configs())).append("</td><td>").append(esc(c.note()))
                         .append("</td></tr>\n");
             }
             h.append("</tbody></table>\n");
@@ -336,6 +346,7 @@ public final class ReportPage {
                     .append("</td><td data-v=\"").append(t.control()).append("\">").append(n(t.control())).append("</td></tr>\n");
         }
         h.append("</tbody></table>\n");
+        FormatsTimeline.render(h, f);
         // spans over time: one row per (topic, what)
         long t0 = Long.MAX_VALUE;
         long t1 = Long.MIN_VALUE;

@@ -120,7 +120,7 @@ class ReportBrowserTest {
         assertThat(l.dom().select("#releases-chart rect.release")).hasSize(30);
         assertThat(l.dom().select("#findings-chart rect.bar")).hasSize(4);
         for (String chart : List.of("svg.history polyline", "svg.offsets rect.segment", "svg.lag rect.bar", "#compaction-chart rect",
-                "#formats-chart rect.span", "#txn-chart rect.bar")) {
+                "#formats-chart rect.span", "svg.formats-time rect.bar", "#txn-chart rect.bar")) {
             assertThat(l.dom().select(chart)).as("%s %s", name, chart).hasSize(source.select(chart).size());
         }
         if (!fragment.isEmpty()) {

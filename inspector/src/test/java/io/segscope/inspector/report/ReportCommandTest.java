@@ -145,6 +145,8 @@ class ReportCommandTest {
         paths.forEach(v::verify);
         long errors = findings.stream().filter(f -> f.severity().label().equals("error")).count();
         assertThat(number(figure(doc, "errors"))).isEqualTo(errors);
+        // crash artefacts: those verify tells as such (Finding.crashArtefact), never errors
+        assertThat(number(figure(doc, "crash artefacts"))).isEqualTo(findings.stream().filter(Finding::crashArtefact).count());
         String run = paths.get(0).getParent().getFileName().toString();
         if (run.equals("kraft-4.4.0-crashed")) {
             // an unclean shutdown: its marker and the 70 preallocated indexes it left
@@ -261,7 +263,7 @@ class ReportCommandTest {
         Document all = page(tmp.resolve("all.html"), List.of(dir));
         Document early = page(tmp.resolve("early.html"), List.of(dir), "--as-of-time", "2026-11-30T04:03:34.300Z");
         assertThat(early.select("header p.asof").text()).isEqualTo("As of 2026-11-30T04:03:34.300Z.");
-        assertThat(early.select("header ul.left").text()).contains("--as-of-time cuts the groups");
+        assertThat(early.select("header ul.left").text()).contains("--as-of-time cuts the whole report");
         List<String> groupsThen = JsonLines.parse(Run.of("groups", "--format", "jsonl", "--as-of-time", "2026-11-30T04:03:34.300Z",
                 dir.toString()).out()).stream().map(m -> shown((String) m.get("group"))).sorted().toList();
         assertThat(early.select("#groups-table td.gid").stream().map(Element::wholeText).sorted().toList()).isEqualTo(groupsThen);
@@ -288,6 +290,288 @@ class ReportCommandTest {
             }
         }
         assertThat(checked).isGreaterThan(5);
+    }
+
+    @Test
+    void compactionUsesTheTopicsConfigsAndTheCleanerCheckpoint(@TempDir Path tmp) throws IOException {
+        // the compressed run's cleaner ran (testdata/corpus/README.md); its checkpoint is in the log dir
+        Path dir = Corpus.corpus().resolve("kraft-4.4.0-compressed/logdir");
+        String clock = "2026-11-30T04:00:00Z";
+        Document doc = page(tmp.resolve("c.html"), List.of(dir), "--as-of-time", clock);
+        Map<String, Long> checkpoint = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(dir.resolve("cleaner-offset-checkpoint")).subList(2, 6)) {
+            String[] f = line.split(" ");
+            checkpoint.put(f[0] + "-" + f[1], Long.parseLong(f[2]));
+        }
+        assertThat(checkpoint).hasSize(4);
+        // compact --dry-run: the decision with each topic's configs from the metadata log, from the checkpoint
+        Map<String, Map<String, Object>> dry = new java.util.HashMap<>();
+        for (Map<String, Object> m : JsonLines.parse(Run.of("compact", "--dry-run", "--format", "jsonl", "--now", clock, dir.toString()).out())) {
+            if (m.get("decision") instanceof Map<?, ?> d) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> decision = (Map<String, Object>) d;
+                dry.put((String) m.get("partition"), decision);
+            }
+        }
+        Map<String, Element> rows = new java.util.HashMap<>();
+        for (Element tr : doc.select("#compaction-table tbody tr")) {
+            rows.put(tr.child(0).text(), tr);
+        }
+        assertThat(rows.keySet()).containsAll(checkpoint.keySet());
+        String pick = null;
+        double best = -1;
+        for (Map.Entry<String, Element> e : rows.entrySet()) {
+            Map<String, Object> m = dry.get(e.getKey());
+            assertThat(m).as(e.getKey()).isNotNull();
+            Element tr = e.getValue();
+            assertThat(Double.parseDouble(tr.child(5).attr("data-v"))).as(e.getKey())
+                    .isCloseTo(Double.parseDouble(String.valueOf(m.get("dirtyRatio"))), org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(Double.parseDouble(tr.child(6).attr("data-v"))).as(e.getKey())
+                    .isEqualTo(Double.parseDouble(String.valueOf(m.get("minCleanableDirtyRatio"))));
+            if (checkpoint.containsKey(e.getKey())) {
+                // the cleaner would start where the broker's cleaner stopped
+                assertThat(Long.parseLong(String.valueOf(m.get("firstDirtyOffset")))).as(e.getKey()).isEqualTo(checkpoint.get(e.getKey()));
+                assertThat(m.get("checkpointReset")).isEqualTo(false);
+            }
+            assertThat(tr.child(7).text()).as(e.getKey()).isEqualTo(tr.child(7).text().equals("next pick") ? "next pick"
+                    : (Boolean) m.get("wouldClean") ? "would clean" : "-");
+            if ((Boolean) m.get("wouldClean") && Double.parseDouble(String.valueOf(m.get("dirtyRatio"))) > best) {
+                best = Double.parseDouble(String.valueOf(m.get("dirtyRatio")));
+                pick = e.getKey();
+            }
+        }
+        // the next pick: the dirtiest partition that qualifies, as LogCleanerManager.grabFilthiestCompactedLog
+        List<String> picks = doc.select("#compaction-table tbody tr").stream().filter(tr -> tr.child(7).text().equals("next pick"))
+                .map(tr -> tr.child(0).text()).toList();
+        assertThat(picks).isEqualTo(pick == null ? List.of() : List.of(pick));
+        // the configs: the offsets topic's segment.bytes from the metadata log (1 MiB, not Kafka's 100 MiB default)
+        assertThat(rows.get("__consumer_offsets-40").child(8).text()).contains("from the metadata log: ").contains("segment.bytes")
+                .contains("broker defaults: ");
+        assertThat(doc.select("#compaction > p.verdict").text()).contains("min.cleanable.dirty.ratio");
+    }
+
+    @Test
+    void crashArtefactsAreVerifysOwn(@TempDir Path tmp) throws IOException {
+        for (String run : List.of("kraft-4.4.0-crashed", "kraft-4.4.0-killed-mid-write", "kraft-4.4.0-plain")) {
+            Path dir = Corpus.corpus().resolve(run + "/logdir");
+            Document doc = page(tmp.resolve(run + ".html"), List.of(dir));
+            List<Map<String, Object>> lines = JsonLines.parse(Run.of("verify", "--format", "jsonl", dir.toString()).out());
+            List<Map<String, Object>> artefacts = lines.stream().filter(m -> Boolean.TRUE.equals(m.get("crashArtefact"))).toList();
+            assertThat(number(figure(doc, "crash artefacts"))).as(run).isEqualTo(artefacts.size());
+            assertThat(artefacts).as(run).allSatisfy(m -> assertThat(m.get("severity")).isNotEqualTo("error"));
+            // the page marks the same findings
+            if (doc.select("#findings-table tbody tr").size() == lines.size()) {
+                assertThat(doc.select("#findings-table tbody tr").stream().filter(tr -> tr.child(4).text().equals("crash artefact")).count())
+                        .as(run).isEqualTo(artefacts.size());
+            }
+            Set<String> kinds = artefacts.stream().map(m -> (String) m.get("kind")).collect(Collectors.toCollection(TreeSet::new));
+            switch (run) {
+                // the missing marker and the 70 preallocated indexes of the segments open at the crash
+                case "kraft-4.4.0-crashed" -> {
+                    assertThat(artefacts).hasSize(71);
+                    assertThat(kinds).containsExactly("index-preallocated", "unclean-shutdown");
+                }
+                // a kill: the marker missing, and what the kill left
+                case "kraft-4.4.0-killed-mid-write" -> assertThat(kinds).contains("unclean-shutdown");
+                // a clean shutdown leaves the active segments' indexes preallocated too: not artefacts
+                default -> assertThat(artefacts).isEmpty();
+            }
+        }
+    }
+
+    /** The bars of the formats' charts: "label|bucket start" to count, by chart id. */
+    static Map<String, Map<String, Long>> formatBars(Document doc) {
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        java.util.regex.Pattern title = java.util.regex.Pattern.compile("^(.*): ([\\d,]+) (?:batches|records) from (\\S+) to (\\S+)$");
+        for (Element svg : doc.select("svg.formats-time")) {
+            Map<String, Long> bars = new java.util.TreeMap<>();
+            for (Element rect : svg.select("rect.bar")) {
+                java.util.regex.Matcher m = title.matcher(rect.selectFirst("title").text());
+                assertThat(m.matches()).as(rect.selectFirst("title").text()).isTrue();
+                bars.merge(m.group(1) + "|" + m.group(3), number(m.group(2)), Long::sum);
+            }
+            out.put(svg.id(), bars);
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"kraft-4.4.0-plain", "kraft-4.4.0-compressed", "legacy-3.9.1-ibp0.10.2-gzip"})
+    void formatsOverTimeAreTheInventorys(String run, @TempDir Path tmp) throws IOException {
+        Path dir = Corpus.corpus().resolve(run + "/logdir");
+        Document doc = page(tmp.resolve("f.html"), List.of(dir));
+        // the engine: every partition's inventory in the buckets covering its batches' times
+        List<io.segscope.format.logdir.PartitionDir> parts = io.segscope.format.logdir.LogDir.open(dir).partitions();
+        long first = Long.MAX_VALUE;
+        long last = -1;
+        for (var p : parts) {
+            long t = io.segscope.format.compat.FormatInventory.firstBatchMaxTimestamp(p, ReaderOptions.defaults());
+            if (t >= 0) {
+                first = Math.min(first, t);
+            }
+            last = Math.max(last, io.segscope.format.compat.FormatInventory.of(p, ReaderOptions.defaults()).lastTimestamp());
+        }
+        io.segscope.format.compat.TimeBuckets buckets = io.segscope.format.compat.TimeBuckets.covering(first, last, 60);
+        Map<String, Long> magic = new java.util.TreeMap<>();
+        Map<String, Long> codec = new java.util.TreeMap<>();
+        long offsetsRecords = 0;
+        long undated = 0;
+        for (var p : parts) {
+            var t = io.segscope.format.compat.FormatInventory.of(p, ReaderOptions.defaults(), false, buckets).timeline();
+            undated += t.undated();
+            for (var x : t.magics()) {
+                for (int i = 0; i < buckets.count(); i++) {
+                    if (x.counts()[i] > 0) {
+                        magic.merge("magic " + x.key() + "|" + io.segscope.inspector.output.Times.iso(buckets.start(i)), x.counts()[i], Long::sum);
+                    }
+                }
+            }
+            for (var x : t.codecs()) {
+                String m = x.key().substring(0, 1);
+                String label = x.key().substring(2) + (m.equals("2") ? "" : " (magic " + m + ")");
+                for (int i = 0; i < buckets.count(); i++) {
+                    if (x.counts()[i] > 0) {
+                        codec.merge(label + "|" + io.segscope.inspector.output.Times.iso(buckets.start(i)), x.counts()[i], Long::sum);
+                    }
+                }
+            }
+            if (p.topic().equals("__consumer_offsets")) {
+                for (var x : t.recordVersions()) {
+                    offsetsRecords += x.total();
+                }
+            }
+        }
+        Map<String, Map<String, Long>> bars = formatBars(doc);
+        assertThat(bars.get("formats-time-0")).isEqualTo(magic);
+        assertThat(bars.get("formats-time-1")).isEqualTo(codec);
+        assertThat(doc.select("#formats h4").eachText()).startsWith("magic", "codec", "__consumer_offsets record versions");
+        assertThat(bars.get("formats-time-2").values().stream().mapToLong(Long::longValue).sum()).isEqualTo(offsetsRecords);
+        assertThat(doc.select("#formats p.note").text()).contains("Counts per " + buckets.unit() + " (UTC)");
+        if (undated > 0) {
+            assertThat(doc.select("#formats p.note").text()).contains(String.format(java.util.Locale.ROOT, "%,d batch(es) with no timestamp", undated));
+        }
+        // the verdict lines: since when and until when
+        String verdicts = doc.select("#formats ul.verdicts").text();
+        if (run.startsWith("kraft-4.4.0")) {
+            assertThat(verdicts).containsPattern("OffsetCommit v4: [\\d,]+ record\\(s\\) since 2026-");
+        } else {
+            assertThat(verdicts).containsPattern("magic 1: [\\d,]+ batch\\(es\\), the last at 2026-");
+        }
+    }
+
+    /** One batch line of Kafka's DumpLogSegments output: its segment's base offset, position and the fields read. */
+    record DumpBatch(String partition, long segmentBase, long position, long baseOffset, long producerId, boolean transactional,
+                     boolean control, long maxTimestamp) {
+    }
+
+    /** The batches of a corpus run's dumps, by partition, in offset order. */
+    static Map<String, List<DumpBatch>> dumpBatches(Path run) throws IOException {
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("^baseOffset: (\\d+) .* producerId: (-?\\d+) .* isTransactional: (\\w+)"
+                + " isControl: (\\w+) .* position: (\\d+) (?:CreateTime|LogAppendTime|NoTimestampType): (-?\\d+) ");
+        Map<String, List<DumpBatch>> out = new java.util.TreeMap<>();
+        try (Stream<Path> dirs = Files.list(run.resolve("dump"))) {
+            for (Path d : dirs.sorted().toList()) {
+                out.put(d.getFileName().toString(), new ArrayList<>());
+                try (Stream<Path> files = Files.list(d)) {
+                    for (Path f : files.filter(x -> x.getFileName().toString().endsWith(".log.txt")).sorted().toList()) {
+                        long base = Long.parseLong(f.getFileName().toString().substring(0, 20));
+                        for (String l : Files.readAllLines(f)) {
+                            java.util.regex.Matcher m = p.matcher(l);
+                            if (m.find()) {
+                                out.computeIfAbsent(d.getFileName().toString(), k -> new ArrayList<>()).add(new DumpBatch(d.getFileName().toString(),
+                                        base, Long.parseLong(m.group(5)), Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                                        m.group(3).equals("true"), m.group(4).equals("true"), Long.parseLong(m.group(6))));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void asOfTimeCutsPartitionsTransactionsAndFormats(@TempDir Path tmp) throws IOException {
+        Path run = Corpus.corpus().resolve("kraft-4.4.0-plain");
+        Path dir = run.resolve("logdir");
+        // inside the transactional workload: some transactions begun, some ended
+        String iso = "2026-11-30T04:03:33.500Z";
+        long t = java.time.Instant.parse(iso).toEpochMilli();
+        Document doc = page(tmp.resolve("asof.html"), List.of(dir), "--as-of-time", iso);
+        Map<String, List<DumpBatch>> dumps = dumpBatches(run);
+        // Kafka's dump, cut before each partition's first batch later than t
+        Map<String, Long> bytesThen = new java.util.TreeMap<>();
+        Map<String, Long> batchesThen = new java.util.TreeMap<>();
+        Set<String> openThen = new TreeSet<>();
+        for (Map.Entry<String, List<DumpBatch>> e : dumps.entrySet()) {
+            String partition = e.getKey();
+            String topic = partition.substring(0, partition.lastIndexOf('-'));
+            long bytes = 0;
+            long segment = -1;
+            boolean cut = false;
+            long batches = 0;
+            Map<Long, Long> open = new java.util.HashMap<>();
+            for (DumpBatch b : e.getValue()) {
+                if (b.segmentBase() != segment) {
+                    if (segment >= 0) {
+                        bytes += Files.size(dir.resolve(partition).resolve(String.format("%020d.log", segment)));
+                    }
+                    segment = b.segmentBase();
+                }
+                if (b.maxTimestamp() > t) {
+                    bytes += b.position();
+                    cut = true;
+                    break;
+                }
+                batches++;
+                if (b.control()) {
+                    open.remove(b.producerId());
+                } else if (b.transactional()) {
+                    open.putIfAbsent(b.producerId(), b.baseOffset());
+                }
+            }
+            if (!cut && segment >= 0) {
+                bytes += Files.size(dir.resolve(partition).resolve(String.format("%020d.log", segment)));
+            }
+            bytesThen.put(partition, bytes);
+            if (!topic.equals("__cluster_metadata")) {
+                batchesThen.merge(topic, batches, Long::sum);
+            }
+            open.forEach((pid, first) -> openThen.add(partition + " " + pid + " " + first));
+        }
+        // partition figures: bytes up to the cut, in each partition's details (the only replica's row)
+        int checked = 0;
+        for (Element d : doc.select(".pdetail")) {
+            String name = d.selectFirst("h3").text().replaceAll(" \\([a-z]+\\)$", "");
+            Element row = d.selectFirst("table tbody tr");
+            if (bytesThen.containsKey(name)) {
+                assertThat(number(row.child(7).text())).as(name).isEqualTo(bytesThen.get(name));
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(77);
+        long total = bytesThen.values().stream().mapToLong(Long::longValue).sum();
+        assertThat(doc.select("#overview").text()).contains(String.format(java.util.Locale.ROOT, "%,d bytes as of", total));
+        // open transactions then: begun at or before t, no marker at or before t
+        Set<String> shown = new TreeSet<>();
+        for (Element tr : doc.select("#txn-table tbody tr")) {
+            shown.add(tr.child(0).text() + " " + tr.child(2).text() + " " + tr.child(4).text());
+        }
+        assertThat(openThen).isNotEmpty();
+        assertThat(shown).isEqualTo(openThen);
+        Document all = page(tmp.resolve("all.html"), List.of(dir));
+        assertThat(all.select("#txn-table tbody tr").size()).isNotEqualTo(openThen.size());
+        // formats then: batches per topic (the metadata log's KRaft snapshot apart)
+        for (Element tr : doc.select("#formats-table tbody tr")) {
+            String topic = tr.child(0).text();
+            if (batchesThen.containsKey(topic)) {
+                assertThat(number(tr.child(2).text())).as(topic).isEqualTo(batchesThen.get(topic));
+            }
+        }
+        assertThat(doc.select("#formats-table tbody tr").stream().mapToLong(tr -> number(tr.child(2).text())).sum())
+                .isLessThan(all.select("#formats-table tbody tr").stream().mapToLong(tr -> number(tr.child(2).text())).sum());
+        // what cannot be cut is said
+        assertThat(doc.select("header ul.left").text()).contains("verify's findings are those of the files as they are");
     }
 
     @Test
