@@ -95,13 +95,16 @@ public final class FormatInventory implements RecordSink {
      * @param headersCounted whether every batch's records were read (deep), so that {@code recordsWithHeaders} is a count
      * @param recordVersions "type/version" to the record version's figures, sorted
      * @param unknownTaggedFields tagged fields the value schemas do not know, summed over the records
+     * @param finalizedFeatures the KRaft metadata log's finalized features ({@code metadata.version},
+     *     {@code kraft.version}, ...) by name: the level of the last FeatureLevelRecord of each, in offset
+     *     order after the latest snapshot's; a level 0 removes the feature, as Kafka's FeaturesDelta does
      */
     public record Counts(String topic, int partition, long batches, long records, long[] batchesByMagic,
                          long otherMagicBatches, Map<String, Long> codecs, long idempotentBatches,
                          long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
                          long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
                          Map<String, RecordVersion> recordVersions, long unknownTaggedFields, long firstTimestamp,
-                         long lastTimestamp) {
+                         long lastTimestamp, Map<String, Short> finalizedFeatures) {
     }
 
     /** The codec name of a batch whose codec id (5 to 7) no Kafka release defines. */
@@ -130,6 +133,7 @@ public final class FormatInventory implements RecordSink {
     private long firstTs = -1;
     private long lastTs = -1;
     private final Tags tags = new Tags();
+    private final Map<String, Short> features = new TreeMap<>();
 
     /** The figures of one (type, version), and the tags its records hold. */
     private static final class Version {
@@ -320,6 +324,15 @@ public final class FormatInventory implements RecordSink {
                 name = d.schema().name();
                 decoded = true;
                 value = d.schema().value();
+                if (type == 12) {   // FeatureLevelRecord: the finalized level of a feature (0 removes it)
+                    short level = (short) d.value().getInt("FeatureLevel");
+                    String feature = d.value().getString("Name");
+                    if (level == 0 && !feature.equals("metadata.version")) {
+                        features.remove(feature);
+                    } else {
+                        features.put(feature, level);
+                    }
+                }
             } else if (r instanceof MetadataUnknown u) {
                 type = u.apiKey();
                 version = u.version();
@@ -412,6 +425,6 @@ public final class FormatInventory implements RecordSink {
         }
         return new Counts(topic, partition, batches, records, byMagic.clone(), otherMagic, Map.copyOf(codecs), idempotent,
                 transactional, Map.copyOf(controlTypes), deleteHorizon, logAppendTime, withHeaders, deep, out, unknownTagged,
-                firstTs, lastTs);
+                firstTs, lastTs, java.util.Collections.unmodifiableMap(new TreeMap<>(features)));
     }
 }
