@@ -310,7 +310,7 @@ public final class Compatibility {
 
     /**
      * Why a line's nodes refuse a finalized feature level of the metadata log, or null when they
-     * support it. Checked on 4.3.0 (docs/format.md 2.7): a controller replaying a FeatureLevelRecord
+     * support it. Checked on 4.3.0 (docs/format.md 1.12): a controller replaying a FeatureLevelRecord
      * outside its supported range ({@code QuorumFeatures.defaultSupportedFeatureMap}: up to the
      * feature's latest production level, its latest testing level with unstable feature versions
      * enabled; an unknown feature only at level 0) throws in {@code FeatureControlManager.replay},
