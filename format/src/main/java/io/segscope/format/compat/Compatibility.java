@@ -12,7 +12,9 @@ import java.util.TreeMap;
  * Which Kafka release lines can load and serve a set of logs (docs/format.md 1.6, 1.7, 2.5): the
  * partitions' {@link FormatInventory} counts joined with what each line reads ({@link KafkaReleases}).
  * A line <em>loads</em> the logs when nothing in them stops its broker: a message format, codec or
- * batch feature it does not read, or a coordinator or metadata record its loader fails on. Records
+ * batch feature it does not read, a coordinator or metadata record its loader fails on, or a
+ * finalized feature level of the KRaft metadata log ({@code metadata.version}, ...) its nodes do not
+ * support ({@link #featureBlocker}). Records
  * its loader skips are <em>losses</em> (the state they carried is gone), not blockers.
  */
 public final class Compatibility {
