@@ -12,7 +12,9 @@ import java.util.TreeMap;
  * Which Kafka release lines can load and serve a set of logs (docs/format.md 1.6, 1.7, 2.5): the
  * partitions' {@link FormatInventory} counts joined with what each line reads ({@link KafkaReleases}).
  * A line <em>loads</em> the logs when nothing in them stops its broker: a message format, codec or
- * batch feature it does not read, or a coordinator or metadata record its loader fails on. Records
+ * batch feature it does not read, a coordinator or metadata record its loader fails on, or a
+ * finalized feature level of the KRaft metadata log ({@code metadata.version}, ...) its nodes do not
+ * support ({@link #featureBlocker}). Records
  * its loader skips are <em>losses</em> (the state they carried is gone), not blockers.
  */
 public final class Compatibility {
@@ -26,13 +28,14 @@ public final class Compatibility {
      * @param headersCounted whether {@code recordsWithHeaders} counts every partition's records (a deep inventory)
      * @param controlTypes control batches by type name
      * @param recordVersions "type/version" to the record version summed over the partitions, with how many partitions hold it
+     * @param finalizedFeatures the KRaft metadata log's finalized feature levels by name (empty for other topics)
      */
     public record TopicFormats(String topic, int partitions, long batches, long records, long[] batchesByMagic,
                                long otherMagicBatches, Map<CompressionType, Long> codecs, long unknownCodecBatches,
                                long idempotentBatches, long transactionalBatches, Map<String, Long> controlTypes,
                                long deleteHorizonBatches, long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
                                Map<String, FormatInventory.RecordVersion> recordVersions, Map<String, Integer> partitionsWith,
-                               long unknownTaggedFields) {
+                               long unknownTaggedFields, Map<String, Short> finalizedFeatures) {
     }
 
     /**
@@ -97,7 +100,9 @@ public final class Compatibility {
             Map<String, Map<String, long[]>> tagSums = new TreeMap<>();
             Map<String, FormatInventory.RecordVersion> firstSeen = new TreeMap<>();
             Map<String, Integer> with = new TreeMap<>();
+            Map<String, Short> features = new TreeMap<>();
             for (FormatInventory.Counts c : cs) {
+                c.finalizedFeatures().forEach((k, v) -> features.merge(k, v, (a, b) -> (short) Math.max(a, b)));
                 batches += c.batches();
                 records += c.records();
                 for (int m = 0; m < 3; m++) {
@@ -153,7 +158,7 @@ public final class Compatibility {
                         a[1] == Long.MAX_VALUE ? -1 : a[1], a[2], fields));
             }
             out.put(topic, new TopicFormats(topic, cs.size(), batches, records, magic, other, codecs, unknownCodec[0], idem, txn,
-                    control, horizon, lat, headers, deep, summed, with, tags));
+                    control, horizon, lat, headers, deep, summed, with, tags, java.util.Collections.unmodifiableMap(features)));
         });
         return out;
     }
@@ -286,6 +291,15 @@ public final class Compatibility {
                 }
             }
         }
+        TopicFormats metadata = topics.get(StateLog.CLUSTER_METADATA.topic);
+        if (metadata != null && r.log(StateLog.CLUSTER_METADATA) != null) {
+            metadata.finalizedFeatures().forEach((name, level) -> {
+                String why = featureBlocker(r, name, level);
+                if (why != null) {
+                    blockers.add(why);
+                }
+            });
+        }
         List<String> notes = new ArrayList<>();
         long legacy = magic[0] + magic[1];
         if (legacy > 0 && r.line().startsWith("4.")) {
@@ -294,6 +308,42 @@ public final class Compatibility {
         }
         return new Verdict(r.line(), r.release(), blockers.isEmpty(), List.copyOf(blockers), List.copyOf(losses), List.copyOf(notes),
                 new Access(consumers(r, topics, blockers.isEmpty()), clientsOn4x(r.line()), tools(r, topics)));
+    }
+
+    /**
+     * Why a line's nodes refuse a finalized feature level of the metadata log, or null when they
+     * support it. Checked on 4.3.0 (docs/format.md 1.12): a controller replaying a FeatureLevelRecord
+     * outside its supported range ({@code QuorumFeatures.defaultSupportedFeatureMap}: up to the
+     * feature's latest production level, its latest testing level with unstable feature versions
+     * enabled; an unknown feature only at level 0) throws in {@code FeatureControlManager.replay},
+     * a fatal fault; a broker's {@code FeaturesDelta.replay} throws on a metadata.version its
+     * {@code MetadataVersion} does not know, and the controller refuses its registration
+     * ({@code ClusterControlManager}: "Unable to register because the broker does not support
+     * finalized version").
+     */
+    static String featureBlocker(ReleaseFormats r, String name, short level) {
+        FeatureSupport f = r.feature(name);
+        boolean mv = name.equals("metadata.version");
+        String what = mv ? "metadata.version " + KafkaReleases.metadataVersionLabel(level) : name + " " + level;
+        if (f == null) {
+            if (level == 0) {
+                return null;
+            }
+            return what + " is unknown to " + r.line() + ": " + (mv ? "Kafka " + r.line() + " has no metadata.version (from 3.3, KIP-778)"
+                    : "Kafka " + r.line() + " does not have the feature, and its nodes support it only at level 0");
+        }
+        if (f.supports(level)) {
+            return null;
+        }
+        String range = mv ? KafkaReleases.metadataVersionLabel(f.production()) : "level " + f.production();
+        if (level > f.known()) {
+            return what + " is unknown to " + r.line() + ": Kafka " + r.line() + " knows " + name + " up to "
+                    + (mv ? KafkaReleases.metadataVersionLabel(f.known()) : "level " + f.known())
+                    + (f.known() > f.production() ? " and supports up to " + range : "")
+                    + ", and its controllers and brokers refuse a finalized level above it";
+        }
+        return what + " is above " + r.line() + "'s latest production level: Kafka " + r.line() + " supports " + name + " up to "
+                + range + ", and up to level " + f.known() + " only with unstable feature versions enabled";
     }
 
     /** Consumers through this line's brokers: its group coordinator serves what it loaded. */

@@ -129,13 +129,16 @@ public final class FormatInventory implements RecordSink {
      * @param recordVersions "type/version" to the record version's figures, sorted
      * @param unknownTaggedFields tagged fields the value schemas do not know, summed over the records
      * @param timeline counts per time bucket, or null when no buckets were asked for
+     * @param finalizedFeatures the KRaft metadata log's finalized features ({@code metadata.version},
+     *     {@code kraft.version}, ...) by name: the level of the last FeatureLevelRecord of each, in offset
+     *     order after the latest snapshot's; a level 0 removes the feature, as Kafka's FeaturesDelta does
      */
     public record Counts(String topic, int partition, long batches, long records, long[] batchesByMagic,
                          long otherMagicBatches, Map<String, Long> codecs, long idempotentBatches,
                          long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
                          long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
                          Map<String, RecordVersion> recordVersions, long unknownTaggedFields, long firstTimestamp,
-                         long lastTimestamp, Timeline timeline) {
+                         long lastTimestamp, Timeline timeline, Map<String, Short> finalizedFeatures) {
     }
 
     /** The codec name of a batch whose codec id (5 to 7) no Kafka release defines. */
@@ -174,6 +177,7 @@ public final class FormatInventory implements RecordSink {
     private final long[][] magicBuckets = new long[3][];
     private final long[][] magicTimes = new long[3][];
     private long undated;
+    private final Map<String, Short> features = new TreeMap<>();
 
     /** The figures of one (type, version), and the tags its records hold. */
     private static final class Version {
@@ -446,6 +450,15 @@ public final class FormatInventory implements RecordSink {
                 name = d.schema().name();
                 decoded = true;
                 value = d.schema().value();
+                if (type == 12) {   // FeatureLevelRecord: the finalized level of a feature (0 removes it)
+                    short level = (short) d.value().getInt("FeatureLevel");
+                    String feature = d.value().getString("Name");
+                    if (level == 0 && !feature.equals("metadata.version")) {
+                        features.remove(feature);
+                    } else {
+                        features.put(feature, level);
+                    }
+                }
             } else if (r instanceof MetadataUnknown u) {
                 type = u.apiKey();
                 version = u.version();
@@ -581,6 +594,6 @@ public final class FormatInventory implements RecordSink {
         }
         return new Counts(topic, partition, batches, records, byMagic.clone(), otherMagic, Map.copyOf(codecs), idempotent,
                 transactional, Map.copyOf(controlTypes), deleteHorizon, logAppendTime, withHeaders, deep, out, unknownTagged,
-                firstTs, lastTs, timeline(sorted));
+                firstTs, lastTs, timeline(sorted), java.util.Collections.unmodifiableMap(new TreeMap<>(features)));
     }
 }

@@ -40,7 +40,27 @@ import java.util.TreeMap;
 public final class KafkaReleases {
     private static final List<ReleaseFormats> ALL = build();
 
+    /**
+     * The {@code metadata.version} names by feature level (index), as 4.4.0's {@code MetadataVersion}
+     * names them ({@code KafkaReleasesOracleTest} checks them against the jar).
+     */
+    private static final String[] METADATA_VERSIONS = {null, "3.0-IV1", "3.1-IV0", "3.2-IV0", "3.3-IV0", "3.3-IV1",
+        "3.3-IV2", "3.3-IV3", "3.4-IV0", "3.5-IV0", "3.5-IV1", "3.5-IV2", "3.6-IV0", "3.6-IV1", "3.6-IV2", "3.7-IV0",
+        "3.7-IV1", "3.7-IV2", "3.7-IV3", "3.7-IV4", "3.8-IV0", "3.9-IV0", "4.0-IV0", "4.0-IV1", "4.0-IV2", "4.0-IV3",
+        "4.1-IV0", "4.1-IV1", "4.2-IV0", "4.2-IV1", "4.3-IV0", "4.4-IV0", "4.4-IV1", "4.4-IV2", "4.5-IV0"};
+
     private KafkaReleases() {
+    }
+
+    /** The {@code metadata.version} of a feature level ("4.4-IV2" for 33), or null when 4.4.0 does not know it. */
+    public static String metadataVersion(int level) {
+        return level > 0 && level < METADATA_VERSIONS.length ? METADATA_VERSIONS[level] : null;
+    }
+
+    /** "4.4-IV2 (level 33)", or "level 40" for a level 4.4.0 does not know. */
+    public static String metadataVersionLabel(int level) {
+        String name = metadataVersion(level);
+        return name == null ? "level " + level : name + " (level " + level + ")";
     }
 
     /** Every release line, oldest first. */
@@ -151,6 +171,9 @@ public final class KafkaReleases {
         .remove(CLUSTER_METADATA, 16)
         .put(CLUSTER_METADATA, 17, "BrokerRegistrationChangeRecord", "0-1", "0+")
         .put(CLUSTER_METADATA, 20, "NoOpRecord", "0", "0+")
+        // metadata.version (KIP-778) from 3.3. MetadataVersion of kafka-server-common-3.3.2 to 3.6.2 has no
+        // unstable levels: a 3.x node up to 3.6 supports every level up to MetadataVersion.latest().
+        .feature("metadata.version", 7, 7)
         // 3.4.1 has the KIP-915 backport: OffsetCommitValue and GroupMetadataValue v4 (flexible),
         // TransactionLogValue v1, and readMessageKey / readTxnRecordKey return UnknownKey for a key version
         // they do not know, which GroupMetadataManager and TransactionStateManager skip ("Unknown message key
@@ -165,6 +188,7 @@ public final class KafkaReleases {
         .put(TRANSACTION_STATE, 0, "TransactionLog", "0-1", "1+")
         .put(CLUSTER_METADATA, 0, "RegisterBrokerRecord", "0-2", "0+")
         .put(CLUSTER_METADATA, 21, "ZkMigrationStateRecord", "0", "0+")
+        .feature("metadata.version", 8, 8)
         // KIP-848 records (early access until 4.0; their value schemas changed incompatibly at version 0 before
         // 4.0, docs/format.md 2.5) in kafka-group-coordinator-3.5.2. The default coordinator of 3.x is still
         // GroupMetadataManager, which skips them as unknown key versions.
@@ -177,27 +201,36 @@ public final class KafkaReleases {
         .put(CONSUMER_OFFSETS, 8, "ConsumerGroupCurrentMemberAssignment", "0", "0+")
         .remove(CLUSTER_METADATA, 6)
         .put(CLUSTER_METADATA, 22, "RemoveUserScramCredentialRecord", "0", "0+")
+        .feature("metadata.version", 11, 11)
         .line("3.6", "3.6.2", "kafka-3.6")
         .put(CLUSTER_METADATA, 23, "BeginTransactionRecord", "0", "0+")
         .put(CLUSTER_METADATA, 24, "EndTransactionRecord", "0", "0+")
         .put(CLUSTER_METADATA, 25, "AbortTransactionRecord", "0", "0+")
         .put(CLUSTER_METADATA, 26, "RemoveDelegationTokenRecord", "0", "0+")
+        .feature("metadata.version", 14, 14)
         .line("3.7", "3.7.2", "kafka-3.7")
         .put(CLUSTER_METADATA, 0, "RegisterBrokerRecord", "0-3", "0+")
         .put(CLUSTER_METADATA, 3, "PartitionRecord", "0-2", "0+")
         .put(CLUSTER_METADATA, 5, "PartitionChangeRecord", "0-2", "0+")
         .put(CLUSTER_METADATA, 17, "BrokerRegistrationChangeRecord", "0-2", "0+")
         .put(CLUSTER_METADATA, 27, "RegisterControllerRecord", "0", "0+")
+        // From 3.7 MetadataVersion has LATEST_PRODUCTION and levels above it that a node supports only with
+        // unstable metadata versions enabled (latestTesting; 3.7.2: 3.7-IV4 19, 3.8-IV0 20).
+        .feature("metadata.version", 19, 20)
         // KRAFT_VERSION and KRAFT_VOTERS control records from 3.8 (KIP-853, ControlRecordType at tag 3.8.0).
         // No new version in 3.8's schemas: KIP-848 value fields changed within version 0 (client-side assignors
         // removed, ClassicMemberMetadata added) and a metadata field was renamed.
         .line("3.8", "3.8.1", "kafka-3.8").control(5, "KRAFT_VERSION").control(6, "KRAFT_VOTERS")
+        .feature("metadata.version", 20, 21)
         // Share group records (KIP-932, early access) in kafka-group-coordinator-3.9.2; TransactionLog's schemas
         // move to kafka-transaction-coordinator-3.9.2 (same versions).
         .line("3.9", "3.9.2", "kafka-3.9")
         .put(CONSUMER_OFFSETS, 9, "ShareGroupPartitionMetadata", "0", "0+")
         .put(CONSUMER_OFFSETS, 10, "ShareGroupMemberMetadata", "0", "0+")
         .put(CONSUMER_OFFSETS, 11, "ShareGroupMetadata", "0", "0+")
+        // org.apache.kafka.server.common.Features of kafka-server-common-3.9.1: kraft.version (KIP-853) and
+        // transaction.version (KIP-890), the latter unstable only.
+        .feature("metadata.version", 21, 23).feature("kraft.version", 1, 1).feature("transaction.version", 0, 2)
         // 4.0 has only the new group coordinator: CoordinatorLoaderImpl (kafka.coordinator.group in
         // kafka_2.13-4.0.2 and 4.1.2, org.apache.kafka.coordinator.common.runtime from 4.2) catches
         // UnknownRecordTypeException and skips the record; CoordinatorRecordSerde.deserialize throws
@@ -214,6 +247,10 @@ public final class KafkaReleases {
         .put(SHARE_GROUP_STATE, 0, "ShareSnapshot", "0", "0+")
         .put(SHARE_GROUP_STATE, 1, "ShareUpdate", "0", "0+")
         .put(CLUSTER_METADATA, 28, "ClearElrRecord", "0", "0+")
+        // org.apache.kafka.server.common.Feature (kafka-server-common-4.0.1): group.version (KIP-848) and
+        // eligible.leader.replicas.version (KIP-966); transaction.version 2 in production.
+        .feature("metadata.version", 25, 26).feature("transaction.version", 2, 2).feature("group.version", 1, 1)
+        .feature("eligible.leader.replicas.version", 1, 1)
         // Record types become apiKeys (LegacyOffsetCommit is type 0, value version 0 only); streams group
         // records (KIP-1071) in kafka-group-coordinator-4.1.2.
         .line("4.1", "4.1.2", "kafka-4.1")
@@ -225,19 +262,25 @@ public final class KafkaReleases {
         .put(CONSUMER_OFFSETS, 21, "StreamsGroupTargetAssignmentMember", "0", "0+")
         .put(CONSUMER_OFFSETS, 22, "StreamsGroupCurrentMemberAssignment", "0", "0+")
         .put(CONSUMER_OFFSETS, 23, "StreamsGroupTopology", "0", "0+")
+        // kafka-server-common-4.1.1: share.version (KIP-932) and streams.version (KIP-1071, unstable only).
+        .feature("metadata.version", 27, 29).feature("share.version", 1, 1).feature("streams.version", 0, 1)
         // New tagged fields within version 0 of streams group records; CoordinatorLoaderImpl moves to
         // kafka-coordinator-common (4.2.2, same catch).
         .line("4.2", "4.2.2", "kafka-4.2")
         .loader(CONSUMER_OFFSETS, SKIPS, FAILS, "org.apache.kafka.coordinator.common.runtime.CoordinatorLoaderImpl")
         .loader(SHARE_GROUP_STATE, SKIPS, FAILS, "org.apache.kafka.coordinator.common.runtime.CoordinatorLoaderImpl")
+        // kafka-server-common-4.2.0: streams.version 1 in production.
+        .feature("metadata.version", 29, 30).feature("streams.version", 1, 1)
         // kafka_2.13-4.3.2 TransactionStateManager skips TransactionLog.UnknownValueVersion too
         // (kafka-transaction-coordinator-4.3.2 TransactionLog.read); 4.2.2's TransactionLog$ still throws.
         .line("4.3", "4.3.2", "kafka-4.3")
         .loader(TRANSACTION_STATE, SKIPS, SKIPS, "kafka.coordinator.transaction.TransactionStateManager")
         .put(CLUSTER_METADATA, 0, "RegisterBrokerRecord", "0-4", "0+")
         .put(CLUSTER_METADATA, 17, "BrokerRegistrationChangeRecord", "0-3", "0+")
+        .feature("metadata.version", 30, 31)
         .line("4.4", "4.4.0", "kafka-4.4.0")
         .put(CLUSTER_METADATA, 29, "UnregisterControllerRecord", "0", "0+")
+        .feature("metadata.version", 33, 34).feature("share.version", 2, 2)
         .build();
     }
 
@@ -254,6 +297,7 @@ public final class KafkaReleases {
         private final EnumMap<StateLog, TreeMap<Integer, KnownRecord>> records = new EnumMap<>(StateLog.class);
         private final EnumMap<StateLog, String[]> loaders = new EnumMap<>(StateLog.class);
         private final EnumMap<StateLog, LoadOutcome[]> outcomes = new EnumMap<>(StateLog.class);
+        private final TreeMap<String, FeatureSupport> features = new TreeMap<>();
 
         Table line(String line, String release, String schemas) {
             finish();
@@ -281,6 +325,11 @@ public final class KafkaReleases {
 
         Table control(int id, String name) {
             controlTypes.put(id, name);
+            return this;
+        }
+
+        Table feature(String name, int production, int known) {
+            features.put(name, new FeatureSupport(name, (short) production, (short) known));
             return this;
         }
 
@@ -327,7 +376,8 @@ public final class KafkaReleases {
             }
             SortedMap<Integer, String> control = Collections.unmodifiableSortedMap(new TreeMap<>(controlTypes));
             done.add(new ReleaseFormats(line, release, schemas, maxMagic, Collections.unmodifiableSet(EnumSet.copyOf(codecs)),
-                    deleteHorizon, control, Collections.unmodifiableMap(logs)));
+                    deleteHorizon, control, Collections.unmodifiableMap(logs),
+                    Collections.unmodifiableSortedMap(new TreeMap<>(features))));
         }
 
         List<ReleaseFormats> build() {

@@ -20,10 +20,17 @@ import java.util.SortedMap;
  * @param controlTypes  the control record types it knows, by id (the ids moved in 3.0: 2.7 and 2.8
  *                      numbered LEADER_CHANGE 3)
  * @param logs          what it knows of each {@link StateLog}; a log the release does not have is absent
+ * @param features      the KRaft features it knows, by name, with the highest level it supports (empty
+ *                      before 3.3, which has no {@code metadata.version})
  */
 public record ReleaseFormats(String line, String release, String schemas, int maxMagic, Set<CompressionType> codecs,
                              boolean deleteHorizon, SortedMap<Integer, String> controlTypes,
-                             Map<StateLog, LogKnowledge> logs) {
+                             Map<StateLog, LogKnowledge> logs, SortedMap<String, FeatureSupport> features) {
+
+    /** What it knows of a KRaft feature, or null when it does not know the feature. */
+    public FeatureSupport feature(String name) {
+        return features.get(name);
+    }
 
     /** What the release knows of a log, or null when it has no such log. */
     public LogKnowledge log(StateLog log) {

@@ -39,7 +39,8 @@ class CompatibilityCorpusTest {
      * The oldest line that loads each run and the line before it, from the release history: magic 0
      * and OffsetCommitValue v1 in 0.10.0; GroupMetadataValue v1 (KIP-62) from 0.10.1; OffsetCommitValue
      * v2 (KIP-211) from 2.1; GroupMetadataValue v3 (KIP-345 static membership) from 2.3; the KRaft
-     * runs by their metadata records (RegisterBrokerRecord v3 from 3.7, v4 from 4.3).
+     * runs by their metadata log's finalized metadata.version (3.9-IV0, level 21, is 3.9's latest
+     * production level; 4.4-IV2, level 33, is unknown to 4.3, which knows up to 4.4-IV0, level 31).
      */
     @Test
     void oldestReleaseOfEveryRun() {
@@ -48,10 +49,10 @@ class CompatibilityCorpusTest {
                 "legacy-3.9.1-ibp0.10.2-gzip", new String[] {"0.10.1", "GroupMetadata v1"},
                 "legacy-3.9.1-ibp2.1-snappy", new String[] {"2.1", "OffsetCommit v2"},
                 "legacy-3.9.1-ibp2.8-lz4", new String[] {"2.3", "GroupMetadata v3"},
-                "kraft-3.9.1-plain", new String[] {"3.7", "RegisterBrokerRecord v3"},
-                "kraft-4.4.0-plain", new String[] {"4.3", "RegisterBrokerRecord v4"},
-                "kraft-4.4.0-compressed", new String[] {"4.3", "RegisterBrokerRecord v4"},
-                "kraft-4.4.0-crashed", new String[] {"4.3", "RegisterBrokerRecord v4"});
+                "kraft-3.9.1-plain", new String[] {"3.9", "metadata.version 3.9-IV0 (level 21) is above 3.8's latest production level"},
+                "kraft-4.4.0-plain", new String[] {"4.4", "metadata.version 4.4-IV2 (level 33) is unknown to 4.3"},
+                "kraft-4.4.0-compressed", new String[] {"4.4", "metadata.version 4.4-IV2 (level 33) is unknown to 4.3"},
+                "kraft-4.4.0-crashed", new String[] {"4.4", "metadata.version 4.4-IV2 (level 33) is unknown to 4.3"});
         expected.forEach((run, e) -> {
             List<Compatibility.Verdict> vs = verdicts(run);
             assertThat(Compatibility.oldestLoading(vs)).as(run).isEqualTo(e[0]);

@@ -150,6 +150,50 @@ class FormatInventoryCorpusTest {
     }
 
     /**
+     * The metadata log's finalized features equal those Kafka 4.4.0's MetadataRecordSerde reads from
+     * the same files (the latest snapshot, then the segments): the last FeatureLevelRecord of each
+     * feature, a level 0 removing one other than metadata.version.
+     */
+    @TestFactory
+    Stream<DynamicTest> finalizedFeaturesAreWhatKafkaReads() {
+        Map<String, Integer> metadataVersion = Map.of("kraft-4.4.0-plain", 33, "kraft-4.4.0-compressed", 33,
+                "kraft-4.4.0-crashed", 33, "kraft-3.9.1-plain", 21);
+        return metadataVersion.keySet().stream().sorted().map(run -> DynamicTest.dynamicTest(run, () -> {
+            PartitionDir p = LogDir.open(Corpus.corpus().resolve(run).resolve("logdir")).partitions().stream()
+                    .filter(d -> d.name().isMetadataLog()).findFirst().orElseThrow();
+            Map<String, Short> kafka = new TreeMap<>();
+            int records = 0;
+            for (LogFile f : FormatInventory.files(p)) {
+                try (org.apache.kafka.common.record.internal.FileRecords file =
+                             org.apache.kafka.common.record.internal.FileRecords.open(java.nio.file.Path.of(f.path()).toFile(), false)) {
+                    for (var batch : file.batches()) {
+                        if (batch.isControlBatch()) {
+                            continue;
+                        }
+                        for (org.apache.kafka.common.record.internal.Record r : batch) {
+                            java.nio.ByteBuffer v = r.value();
+                            var m = org.apache.kafka.metadata.MetadataRecordSerde.INSTANCE
+                                    .read(new org.apache.kafka.common.protocol.ByteBufferAccessor(v), v.remaining()).message();
+                            if (m instanceof org.apache.kafka.common.metadata.FeatureLevelRecord fl) {
+                                records++;
+                                if (fl.featureLevel() == 0 && !fl.name().equals("metadata.version")) {
+                                    kafka.remove(fl.name());
+                                } else {
+                                    kafka.put(fl.name(), fl.featureLevel());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(records).isPositive();
+            Map<String, Short> ours = FormatInventory.of(p, ReaderOptions.defaults()).finalizedFeatures();
+            assertThat(ours).isEqualTo(kafka);
+            assertThat(ours.get("metadata.version")).isEqualTo(metadataVersion.get(run).shortValue());
+        }));
+    }
+
+    /**
      * The legacy runs (corpus/LEGACY.md, "Runs and what is in them"): the message format of every
      * batch, and the OffsetCommitValue and GroupMetadataValue versions with their counts.
      */

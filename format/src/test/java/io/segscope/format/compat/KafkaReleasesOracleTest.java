@@ -246,6 +246,77 @@ class KafkaReleasesOracleTest {
         throw new AssertionError("no OffsetCommitValue v" + valueVersion + " in " + logdir);
     }
 
+    /**
+     * metadata.version by line (KafkaReleases' feature table) against 4.4.0's MetadataVersion: every
+     * level's name, and 4.4's latest production and testing levels.
+     */
+    @Test
+    void metadataVersionNamesAndLevelsAreKafka440s() {
+        int named = 0;
+        for (org.apache.kafka.server.common.MetadataVersion mv : org.apache.kafka.server.common.MetadataVersion.values()) {
+            assertThat(KafkaReleases.metadataVersion(mv.featureLevel())).as("level %d", mv.featureLevel()).isEqualTo(mv.toString());
+            named++;
+        }
+        assertThat(named).isEqualTo(28);   // 3.3-IV3 (7) to 4.5-IV0 (34)
+        assertThat(KafkaReleases.metadataVersion(35)).isNull();
+        FeatureSupport f = KafkaReleases.line("4.4").feature("metadata.version");
+        assertThat(f.production()).isEqualTo(org.apache.kafka.server.common.MetadataVersion.latestProduction().featureLevel()).isEqualTo((short) 33);
+        assertThat(f.known()).isEqualTo(org.apache.kafka.server.common.MetadataVersion.latestTesting().featureLevel()).isEqualTo((short) 34);
+    }
+
+    /** The other features of 4.4 (Feature.PRODUCTION_FEATURES of 4.4.0) with their latest production and testing levels. */
+    @Test
+    void otherFeaturesOf44AreKafka440s() {
+        ReleaseFormats r = KafkaReleases.line("4.4");
+        Set<String> kafka = new TreeSet<>();
+        for (org.apache.kafka.server.common.Feature feature : org.apache.kafka.server.common.Feature.PRODUCTION_FEATURES) {
+            kafka.add(feature.featureName());
+            FeatureSupport f = r.feature(feature.featureName());
+            assertThat(f).as(feature.featureName()).isNotNull();
+            assertThat(f.production()).as(feature.featureName()).isEqualTo(feature.latestProduction());
+            assertThat(f.known()).as(feature.featureName()).isEqualTo(feature.latestTesting());
+        }
+        kafka.add("metadata.version");
+        assertThat(r.features().keySet()).isEqualTo(kafka);
+    }
+
+    /** 3.9 against kafka-server-common-3.9.2: MetadataVersion's levels and Features.PRODUCTION_FEATURES. */
+    @Test
+    void featuresOf39AreKafka392s() throws ReflectiveOperationException {
+        ReleaseFormats r = KafkaReleases.line("3.9");
+        Class<?> mv = kafka392.loadClass("org.apache.kafka.server.common.MetadataVersion");
+        Method level = mv.getMethod("featureLevel");
+        FeatureSupport f = r.feature("metadata.version");
+        assertThat(level.invoke(mv.getMethod("latestProduction").invoke(null))).isEqualTo(f.production()).isEqualTo((short) 21);
+        assertThat(level.invoke(mv.getMethod("latestTesting").invoke(null))).isEqualTo(f.known()).isEqualTo((short) 23);
+        Class<?> features = kafka392.loadClass("org.apache.kafka.server.common.Features");
+        Set<String> kafka = new TreeSet<>(List.of("metadata.version"));
+        for (Object feature : (List<?>) features.getField("PRODUCTION_FEATURES").get(null)) {
+            String name = (String) features.getMethod("featureName").invoke(feature);
+            kafka.add(name);
+            assertThat(r.feature(name)).as(name).isNotNull();
+            assertThat(features.getMethod("latestProduction").invoke(feature)).as(name).isEqualTo(r.feature(name).production());
+            assertThat(features.getMethod("latestTesting").invoke(feature)).as(name).isEqualTo(r.feature(name).known());
+        }
+        assertThat(r.features().keySet()).isEqualTo(kafka);
+    }
+
+    /** 3.3 against kafka-server-common-3.3.2: metadata.version 3.3-IV3 (level 7) is its latest, with no unstable levels. */
+    @Test
+    void metadataVersionOf33IsKafka332s() throws Exception {
+        try (URLClassLoader kafka = loader("kafka-server-common-3.3.2.jar", "kafka-clients-3.3.2.jar")) {
+            Class<?> mv = kafka.loadClass("org.apache.kafka.server.common.MetadataVersion");
+            Object latest = mv.getMethod("latest").invoke(null);
+            assertThat(latest.toString()).isEqualTo("3.3-IV3");
+            assertThat(mv.getMethod("featureLevel").invoke(latest)).isEqualTo((short) 7);
+            assertThat(java.util.Arrays.stream(mv.getMethods()).map(Method::getName)).doesNotContain("latestTesting", "latestProduction");
+        }
+        FeatureSupport f = KafkaReleases.line("3.3").feature("metadata.version");
+        assertThat(f.production()).isEqualTo((short) 7);
+        assertThat(f.known()).isEqualTo((short) 7);
+        assertThat(KafkaReleases.line("3.2").features()).isEmpty();
+    }
+
     private static URLClassLoader loader(String... jars) throws IOException {
         URL[] urls = new URL[jars.length];
         for (int i = 0; i < jars.length; i++) {

@@ -139,6 +139,19 @@ public final class CompatCommand implements Callable<Integer> {
                 }
             }
         }
+        Map<String, Short> features = finalizedFeatures(topics);
+        if (!features.isEmpty()) {
+            List<String> others = new ArrayList<>();
+            features.forEach((name, level) -> {
+                if (!name.equals("metadata.version")) {
+                    others.add(name + " " + level);
+                }
+            });
+            Short mv = features.get("metadata.version");
+            lines.add(StateLog.CLUSTER_METADATA.topic + ": metadata.version "
+                    + (mv == null ? "not finalized" : KafkaReleases.metadataVersionLabel(mv))
+                    + (others.isEmpty() ? "" : "; finalized " + String.join(", ", others)) + ".");
+        }
         // the newest version of each coordinator record type, and when it was first written
         for (Compatibility.TopicFormats t : topics.values()) {
             if (StateLog.forTopic(t.topic()) == null || StateLog.forTopic(t.topic()) == StateLog.CLUSTER_METADATA) {
@@ -177,6 +190,12 @@ public final class CompatCommand implements Callable<Integer> {
             }
         }
         return lines;
+    }
+
+    /** The KRaft metadata log's finalized features by name, or an empty map. */
+    private static Map<String, Short> finalizedFeatures(Map<String, Compatibility.TopicFormats> topics) {
+        Compatibility.TopicFormats t = topics.get(StateLog.CLUSTER_METADATA.topic);
+        return t == null ? Map.of() : t.finalizedFeatures();
     }
 
     /** "no: why" as "no (why)". */
@@ -267,6 +286,24 @@ public final class CompatCommand implements Callable<Integer> {
             g.writeNullField("oldestLoading");
         } else {
             g.writeStringField("oldestLoading", oldest);
+        }
+        Map<String, Short> features = finalizedFeatures(topics);
+        Short mv = features.get("metadata.version");
+        if (mv != null) {
+            g.writeNumberField("metadataVersionLevel", mv);
+            String name = KafkaReleases.metadataVersion(mv);
+            if (name == null) {
+                g.writeNullField("metadataVersion");
+            } else {
+                g.writeStringField("metadataVersion", name);
+            }
+        }
+        if (!features.isEmpty()) {
+            g.writeObjectFieldStart("finalizedFeatures");
+            for (Map.Entry<String, Short> e : features.entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
         }
         if (chosen != null) {
             g.writeStringField("target", chosen.line());

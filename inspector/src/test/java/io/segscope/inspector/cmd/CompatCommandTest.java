@@ -18,7 +18,11 @@ class CompatCommandTest {
     void summaryAndVerdicts() {
         Run r = Run.of("compat", PLAIN);
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("These logs load in Kafka 4.3 and later.\nKafka 4.2 cannot: ");
+        assertThat(r.out()).startsWith("These logs load in Kafka 4.4 and later.\nKafka 4.3 cannot: metadata.version 4.4-IV2 (level 33)"
+                + " is unknown to 4.3: Kafka 4.3 knows metadata.version up to 4.4-IV0 (level 31) and supports up to 4.3-IV0 (level 30),"
+                + " and its controllers and brokers refuse a finalized level above it.\n"
+                + "__cluster_metadata: metadata.version 4.4-IV2 (level 33); finalized eligible.leader.replicas.version 1, group.version 1,"
+                + " share.version 1, streams.version 1, transaction.version 2.\n");
         assertThat(r.out()).contains("__consumer_offsets: OffsetCommitValue v4 since 2026-11-30T04:03:33.378Z in 23 partition(s)");
         assertThat(r.out()).containsPattern("\\n4\\.4 +4\\.4\\.0 +yes +0 +0 ");
         assertThat(r.out()).containsPattern("\\n0\\.10\\.0 +0\\.10\\.0\\.1 +no ");
@@ -31,7 +35,11 @@ class CompatCommandTest {
         assertThat(ok.out()).contains("Kafka 4.4 (--target) loads these logs.");
         Run no = Run.of("compat", "--target", "3.9.1", PLAIN);
         assertThat(no.exit()).isEqualTo(1);
-        assertThat(no.out()).contains("Downgrade to Kafka 3.9 (--target) is unsafe: ").contains("RegisterBrokerRecord v4");
+        assertThat(no.out()).contains("Downgrade to Kafka 3.9 (--target) is unsafe: ").contains("RegisterBrokerRecord v4")
+                .contains("metadata.version 4.4-IV2 (level 33) is unknown to 3.9");
+        Run mv = Run.of("compat", "--target", "4.3.0", PLAIN);
+        assertThat(mv.exit()).isEqualTo(1);
+        assertThat(mv.out()).contains("Downgrade to Kafka 4.3 (--target) is unsafe: metadata.version 4.4-IV2 (level 33) is unknown to 4.3");
         Run legacy = Run.of("compat", "--target", "2.3", Corpus.corpus().resolve("legacy-3.9.1-ibp2.8-lz4/logdir").toString());
         assertThat(legacy.exit()).isZero();
         Run older = Run.of("compat", "--target", "2.2.1", Corpus.corpus().resolve("legacy-3.9.1-ibp2.8-lz4/logdir").toString());
@@ -44,8 +52,11 @@ class CompatCommandTest {
         Run r = Run.of("compat", "--format", "jsonl", "--target", "3.9", PLAIN);
         assertThat(r.exit()).isEqualTo(1);
         List<Map<String, Object>> lines = JsonLines.parse(r.out());
-        assertThat(lines.get(0)).containsEntry("line", "summary").containsEntry("oldestLoading", "4.3")
-                .containsEntry("target", "3.9").containsEntry("targetLoads", false);
+        assertThat(lines.get(0)).containsEntry("line", "summary").containsEntry("oldestLoading", "4.4")
+                .containsEntry("target", "3.9").containsEntry("targetLoads", false)
+                .containsEntry("metadataVersion", "4.4-IV2").containsEntry("metadataVersionLevel", 33L)
+                .containsEntry("finalizedFeatures", Map.of("eligible.leader.replicas.version", 1L, "group.version", 1L,
+                        "metadata.version", 33L, "share.version", 1L, "streams.version", 1L, "transaction.version", 2L));
         assertThat(lines).filteredOn(m -> "verdict".equals(m.get("line"))).hasSize(30);
         Map<String, Object> offsets = lines.stream().filter(m -> "topic".equals(m.get("line")) && "__consumer_offsets".equals(m.get("topic")))
                 .findFirst().orElseThrow();

@@ -122,6 +122,38 @@ class ReleaseRunsTest {
         }));
     }
 
+    /**
+     * A KRaft log whose finalized metadata.version is its release's latest production level loads in
+     * no older line: compat's oldest loading line is the writing release's own (e.g. 4.1 for a 4.1.1
+     * run at 4.1-IV1, level 27, which 4.0 does not know). Runs without a metadata log (ZooKeeper mode)
+     * name no metadata.version: the legacy runs and the ZooKeeper-mode broker's log dir.
+     */
+    @TestFactory
+    Stream<DynamicTest> theLatestProductionMetadataVersionNeedsItsOwnRelease() {
+        List<Path> runs = Stream.concat(Corpus.runs().stream(), Corpus.zookeeperRuns().stream())
+                .filter(r -> Files.isDirectory(r.resolve("logdir"))).toList();
+        assertThat(runs).anyMatch(r -> r.getFileName().toString().startsWith("legacy-"))
+                .anyMatch(r -> r.getFileName().toString().equals("kafka-3.9.1-zk"));
+        return runs.stream().map(run -> DynamicTest.dynamicTest(name(run), () -> {
+            Run r = Run.of("compat", "--format", "jsonl", run.resolve("logdir").toString());
+            assertThat(r.exit()).as(r.out() + r.err()).isZero();
+            Map<String, Object> summary = JsonLines.parse(r.out()).get(0);
+            boolean kraft = Files.isDirectory(run.resolve("logdir").resolve("__cluster_metadata-0"));
+            if (!kraft) {
+                assertThat(summary).doesNotContainKeys("metadataVersion", "metadataVersionLevel");
+                return;
+            }
+            String version = JSON.readTree(run.resolve("run.json").toFile()).get("kafkaVersion").asText();
+            io.segscope.format.compat.FeatureSupport own = io.segscope.format.compat.KafkaReleases.line(version).feature("metadata.version");
+            Object level = summary.get("metadataVersionLevel");
+            assertThat(level).as("metadata.version of %s", run).isNotNull();
+            if (((Long) level).intValue() == own.production()) {
+                String[] v = version.split("\\.");
+                assertThat(summary).containsEntry("oldestLoading", v[0] + "." + v[1]);
+            }
+        }));
+    }
+
     private static int line(String version) {
         String[] v = version.split("\\.");
         return Integer.parseInt(v[0]) * 1000 + Integer.parseInt(v[1]);
