@@ -328,6 +328,14 @@ public final class CompactCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
         }
+        // CompactSettings' bounds (segment.bytes: Kafka's minimum, one legacy record's overhead;
+        // an index of at least one entry), checked once here rather than failing every partition
+        if (segmentBytes != null && segmentBytes < 14) {
+            throw new CommandLine.ParameterException(cl, "--segment-bytes must be at least 14 (Kafka's minimum segment.bytes), not " + segmentBytes);
+        }
+        if (segmentIndexBytes != null && segmentIndexBytes < 8) {
+            throw new CommandLine.ParameterException(cl, "--segment-index-bytes must be at least 8 (one index entry), not " + segmentIndexBytes);
+        }
         intOption(segmentBytes, "--segment-bytes");
         intOption(segmentIndexBytes, "--segment-index-bytes");
         intOption(indexIntervalBytes, "--index-interval-bytes");

@@ -271,6 +271,20 @@ class CompactCommandTest {
         }
     }
 
+    @Test
+    void segmentSizesTooSmallAreUsageErrors() {
+        String plain = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        // once, as a usage error: not one exit-1 failure per partition
+        Run bytes = Run.of("compact", "--dry-run", "--segment-bytes", "0", plain);
+        assertThat(bytes.exit()).isEqualTo(2);
+        assertThat(bytes.err()).contains("--segment-bytes must be at least 14").doesNotContain("__consumer_offsets-0");
+        Run index = Run.of("compact", "--out", tmp.resolve("out").toString(), "--segment-index-bytes", "4", plain);
+        assertThat(index.exit()).isEqualTo(2);
+        assertThat(index.err()).contains("--segment-index-bytes must be at least 8");
+        assertThat(Files.exists(tmp.resolve("out"))).isFalse();
+        assertThat(Run.of("compact", "--dry-run", "--segment-bytes", "14", plain).exit()).isZero();
+    }
+
     /** The committed offsets of offsets' jsonl, without where each was read. */
     static List<String> offsets(String jsonl) throws IOException {
         List<String> out = new ArrayList<>();
