@@ -85,6 +85,12 @@ public final class CompatCommand implements Callable<Integer> {
                 }
                 counts.add(FormatInventory.of(d.dir(), read.readerOptions(), deep));
             }
+            if (counts.isEmpty()) {
+                // no verdict on nothing: "loads in 0.10.0 and later" (and --target's exit 0) would pass
+                // for a judgement of logs that were never read
+                err.print("compat: no partition found under the PATHs: nothing to judge\n");
+                return Segscope.EXIT_IO;
+            }
             Map<String, Compatibility.TopicFormats> topics = Compatibility.byTopic(counts);
             List<Compatibility.Verdict> verdicts = Compatibility.judge(topics);
             Map<String, Compatibility.TopicFormats> shown = topics;
@@ -112,9 +118,6 @@ public final class CompatCommand implements Callable<Integer> {
                 table(out, topics, shown, verdicts, oldest, chosen);
             }
             out.flush();
-            if (counts.isEmpty()) {
-                err.print("compat: no partition found\n");
-            }
             if (source.ioError()) {
                 return Segscope.EXIT_IO;
             }

@@ -89,4 +89,16 @@ class CompatCommandTest {
         assertThat(Run.of("compat", "--target", "abc", PLAIN).exit()).isEqualTo(2);
         assertThat(Run.of("compat", "/nonexistent/segscope").exit()).isEqualTo(3);
     }
+
+    @Test
+    void noPartitionNoVerdict(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        // a dir holding no Kafka data: no "loads in Kafka 0.10.0 and later", and --target is no safe downgrade
+        for (String[] args : List.of(new String[]{"compat", tmp.toString()}, new String[]{"compat", "--target", "3.9", tmp.toString()},
+                new String[]{"compat", "--format", "jsonl", tmp.toString()})) {
+            Run r = Run.of(args);
+            assertThat(r.exit()).as(r.err()).isEqualTo(3);
+            assertThat(r.out()).isEmpty();
+            assertThat(r.err()).contains("compat: no partition found under the PATHs: nothing to judge");
+        }
+    }
 }
