@@ -271,7 +271,7 @@ public final class DumpCommand implements Callable<Integer> {
             return 1;
         }
         for (LogFile f : files) {
-            if (f.kind().holdsRecords() && !(f.file() instanceof io.segscope.format.logdir.PathEntry)) {
+            if (f.kind().holdsRecords() && (!(f.file() instanceof io.segscope.format.logdir.PathEntry) || f.file().isStream())) {
                 return 1;
             }
         }
