@@ -321,4 +321,16 @@ class InventoryCommandsTest {
         assertThat(inPlace.exit()).as(inPlace.err()).isZero();
         assertThat(inPlace.out()).contains("__consumer_offsets  1 ");
     }
+
+    /** transactions ignored the damage its replica scan met (help: exit 1 for damage), and exited 0. */
+    @Test
+    void transactionsTellsDamage() {
+        Path corrupt = Corpus.root().resolve("testdata/corrupt");
+        Run r = Run.of("transactions", corrupt.resolve("bad-magic").toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("transactions: ").contains("position 3064: invalid-magic");
+        Run clean = Run.of("transactions", Corpus.corpus().resolve("kraft-4.4.0-crashed/logdir").toString());
+        assertThat(clean.exit()).as(clean.err()).isZero();
+        assertThat(clean.err()).isEmpty();
+    }
 }
