@@ -224,6 +224,11 @@ public final class CompactCommand implements Callable<Integer> {
                 err.print("compact: " + e.getMessage() + "\n");
                 ioError = true;
             }
+            // an archive cut short: its partitions may lack their last segments (compacted as read, and said)
+            for (FormatException e : inputs.truncations()) {
+                err.print("compact: " + e.getMessage() + "\n");
+                ioError = true;
+            }
             List<Target> targets = targets(inputs, err);
             if (targets.isEmpty()) {
                 boolean metadataLog = inputs.files().stream().anyMatch(f -> f.partition().isPresent()
