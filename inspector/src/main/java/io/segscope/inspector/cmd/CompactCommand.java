@@ -238,6 +238,19 @@ public final class CompactCommand implements Callable<Integer> {
                           + " snapshots replace it)" : "") + "\n");
                 return ioError ? Segscope.EXIT_IO : Segscope.EXIT_USAGE;
             }
+            if (out != null) {
+                // two copies of a partition (several brokers' log dirs, two clusters) would go to one
+                // DIR/<partition>: the second failed as "exists already", and with --force replaced the first
+                Map<String, String> first = new HashMap<>();
+                for (Target t : targets) {
+                    String other = first.putIfAbsent(t.name(), t.dir().path());
+                    if (other != null) {
+                        throw new CommandLine.ParameterException(spec.commandLine(), "compact: " + t.name() + " is under two of the PATHs ("
+                                + other + ", " + t.dir().path() + "): both would be written to " + out.resolve(t.name())
+                                + "; compact each log dir to its own --out");
+                    }
+                }
+            }
             long total = 0;
             for (Target t : targets) {
                 total += logBytes(t);
