@@ -148,12 +148,13 @@ public final class Inputs implements AutoCloseable {
     }
 
     private void add(Path path) {
+        int before = listing.files().size();
         if (path.toString().equals("-")) {
             scanner.scan(StreamEntry.stdin(), listing);
+            noteOutsidePartitions(path, before);
             return;
         }
         boolean found;
-        int before = listing.files().size();
         try {
             PathArgument arg = PathArgument.open(path, markers);
             if (arg.tree() != null) {
@@ -179,6 +180,11 @@ public final class Inputs implements AutoCloseable {
                     .note("no Kafka segment, partition dir or log dir found there").build());
             return;
         }
+        noteOutsidePartitions(path, before);
+    }
+
+    /** Notes {@code path} when a file it brought (from index {@code before} of the listing on) has no partition. */
+    private void noteOutsidePartitions(Path path, int before) {
         List<LogFile> added = listing.files();
         for (int i = before; i < added.size(); i++) {
             LogFile f = added.get(i);

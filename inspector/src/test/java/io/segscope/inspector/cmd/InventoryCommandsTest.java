@@ -316,6 +316,16 @@ class InventoryCommandsTest {
                 assertThat(r.out()).as(String.join(" ", args)).doesNotContain("These logs load");
             }
         }
+        // standard input has no topic or partition either
+        java.io.InputStream stdin = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream(Files.readAllBytes(segment)));
+            Run r = Run.of("partitions", "-");
+            assertThat(r.exit()).as(r.err()).isEqualTo(3);
+            assertThat(r.err()).contains("-: io-error — not inside a <topic>-<partition> dir");
+        } finally {
+            System.setIn(stdin);
+        }
         // the same segment in its partition dir is read
         Run inPlace = Run.of("partitions", Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__consumer_offsets-1/00000000000000000000.log").toString());
         assertThat(inPlace.exit()).as(inPlace.err()).isZero();
