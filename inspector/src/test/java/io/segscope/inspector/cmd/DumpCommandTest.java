@@ -265,4 +265,19 @@ class DumpCommandTest {
             writer.join(10_000);
         }
     }
+
+    /** A side file that does not parse (a segment read --as snapshot, a damaged snapshot) is damage: exit 1, not 0. */
+    @Test
+    void aSideFileThatDoesNotParseIsDamage() {
+        String segment = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__consumer_offsets-40/00000000000000000000.log").toString();
+        for (String format : List.of("text", "jsonl", "kafka")) {
+            Run r = Run.of("dump", "--format", format, "--as", "snapshot", segment);
+            assertThat(r.exit()).as(format + ": " + r.err()).isEqualTo(1);
+            assertThat(r.err()).contains("position 0: snapshot-version");
+            Run clean = Run.of("dump", "--format", format, "--files", "all", Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString());
+            assertThat(clean.exit()).as(format + ": " + clean.err()).isZero();
+        }
+        Run snapshot = Run.of("dump", "--files", "snapshot", Corpus.root().resolve("testdata/corrupt/snapshot-bad-crc").toString());
+        assertThat(snapshot.exit()).as(snapshot.err()).isEqualTo(1);
+    }
 }
