@@ -128,4 +128,34 @@ class VerifyCommandTest {
         assertThat(f.get("position")).isEqualTo(3064L);
         assertThat(f.get("skippedBytes")).isEqualTo(List.of(3064L, 4418L));
     }
+
+    /**
+     * Preallocated indexes (10 MiB) filled with garbage: each index's entry checks stop after about 100
+     * findings. They listed every bad entry (millions of exceptions held at once): verify ran out
+     * of the launcher's 512 MiB heap on one such file.
+     */
+    @Test
+    void garbageIndexesGiveBoundedFindings(@TempDir Path tmp) throws IOException {
+        Path source = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__cluster_metadata-0");
+        Path copy = Files.createDirectories(tmp.resolve("__cluster_metadata-0"));
+        try (Stream<Path> s = Files.list(source)) {
+            for (Path f : s.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()));
+            }
+        }
+        java.util.Random rnd = new java.util.Random(28);
+        for (String name : List.of("00000000000000000000.index", "00000000000000000000.timeindex", "00000000000000000000.txnindex")) {
+            byte[] garbage = new byte[10 << 20];
+            rnd.nextBytes(garbage);
+            Files.write(copy.resolve(name), garbage);
+        }
+        Run r = Run.of("verify", copy.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        for (String name : List.of(".index ", ".timeindex ", ".txnindex ")) {
+            List<String> lines = r.out().lines().filter(l -> l.contains("00000000000000000000" + name)).toList();
+            assertThat(lines).as(name).hasSizeBetween(2, 130);
+            assertThat(lines).as(name).anyMatch(l -> l.contains("checking stopped after 100 findings"));
+        }
+        assertThat(r.out().lines().count()).isLessThan(400);
+    }
 }

@@ -96,6 +96,37 @@ class VerifySalvageTest {
                 + " is only verified (give its partition dir, " + log.getParent() + ")").contains("salvage: 0 partitions");
     }
 
+    /**
+     * --force replaces an earlier salvage output or an empty dir, nothing else: it once moved
+     * {@code /dev/full} (a device) out of the way and put a directory in its place, and would
+     * have deleted any dir named by mistake.
+     */
+    @Test
+    void forceReplacesOnlyAnEarlierOutput(@TempDir Path tmp) throws IOException {
+        String damaged = Corpus.resolve("corrupt/truncated-mid-batch").toString();
+        Path file = Files.writeString(tmp.resolve("notes.txt"), "keep me\n");
+        Path someonesDir = Files.createDirectories(tmp.resolve("home"));
+        Files.writeString(someonesDir.resolve("thesis.tex"), "keep me too\n");
+        for (Path p : List.of(file, someonesDir)) {
+            Run r = Run.of("verify", "--salvage", p.toString(), "--force", damaged);
+            assertThat(r.exit()).as(r.err()).isEqualTo(3);
+            assertThat(r.err()).contains(p + " exists already and is not replaced: ")
+                    .contains("--force replaces only an earlier salvage output (or an empty dir)");
+        }
+        assertThat(file).hasContent("keep me\n");
+        assertThat(someonesDir.resolve("thesis.tex")).hasContent("keep me too\n");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left.map(p -> p.getFileName().toString()).sorted().toList()).as("no temporary dir left")
+                    .containsExactly("home", "notes.txt");
+        }
+        // an empty dir, then the output just written: replaced
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        assertThat(Run.of("verify", "--salvage", empty.toString(), "--force", damaged).exit()).isEqualTo(1);
+        assertThat(empty.resolve("salvage-report.jsonl")).exists();
+        Run again = Run.of("verify", "--salvage", empty.toString(), "--force", damaged);
+        assertThat(again.exit()).as(again.err()).isEqualTo(1);
+    }
+
     @Test
     void anArchiveAsItsUnpackedCopy(@TempDir Path tmp) throws IOException {
         Path source = Corpus.resolve("corrupt/mid-segment-damage");

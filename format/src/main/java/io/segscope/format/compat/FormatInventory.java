@@ -132,13 +132,17 @@ public final class FormatInventory implements RecordSink {
      * @param finalizedFeatures the KRaft metadata log's finalized features ({@code metadata.version},
      *     {@code kraft.version}, ...) by name: the level of the last FeatureLevelRecord of each, in offset
      *     order after the latest snapshot's; a level 0 removes the feature, as Kafka's FeaturesDelta does
+     * @param damage what kept part of the partition from being read (damaged bytes skipped, a file
+     *     ended by damage, records that do not parse), one message naming file and position each:
+     *     the counts then cover only what was read
      */
     public record Counts(String topic, int partition, long batches, long records, long[] batchesByMagic,
                          long otherMagicBatches, Map<String, Long> codecs, long idempotentBatches,
                          long transactionalBatches, Map<String, Long> controlTypes, long deleteHorizonBatches,
                          long logAppendTimeBatches, long recordsWithHeaders, boolean headersCounted,
                          Map<String, RecordVersion> recordVersions, long unknownTaggedFields, long firstTimestamp,
-                         long lastTimestamp, Timeline timeline, Map<String, Short> finalizedFeatures) {
+                         long lastTimestamp, Timeline timeline, Map<String, Short> finalizedFeatures,
+                         List<String> damage) {
     }
 
     /** The codec name of a batch whose codec id (5 to 7) no Kafka release defines. */
@@ -178,6 +182,7 @@ public final class FormatInventory implements RecordSink {
     private final long[][] magicTimes = new long[3][];
     private long undated;
     private final Map<String, Short> features = new TreeMap<>();
+    private final List<String> damage = new java.util.ArrayList<>();
 
     /** The figures of one (type, version), and the tags its records hold. */
     private static final class Version {
@@ -478,6 +483,13 @@ public final class FormatInventory implements RecordSink {
                 decoded = true;
                 value = d.schema().value();
             } else if (r instanceof Unknown u) {
+                if (u.reason() == io.segscope.format.coordinator.UnknownReason.MALFORMED_VALUE
+                        || u.reason() == io.segscope.format.coordinator.UnknownReason.MALFORMED_KEY
+                        || u.reason() == io.segscope.format.coordinator.UnknownReason.MISSING_KEY) {
+                    // bytes of a known type that do not parse: no release's loader reads them (damage,
+                    // not a format any release lacks)
+                    damage.add(u.toException(file.path(), batch.position(), record.offset()).getMessage());
+                }
                 type = u.recordType();
                 version = u.valueVersion();
                 if (version < 0 && u.value() != null && u.value().length() >= 2) {
@@ -594,6 +606,20 @@ public final class FormatInventory implements RecordSink {
         }
         return new Counts(topic, partition, batches, records, byMagic.clone(), otherMagic, Map.copyOf(codecs), idempotent,
                 transactional, Map.copyOf(controlTypes), deleteHorizon, logAppendTime, withHeaders, deep, out, unknownTagged,
-                firstTs, lastTs, timeline(sorted), java.util.Collections.unmodifiableMap(new TreeMap<>(features)));
+                firstTs, lastTs, timeline(sorted), java.util.Collections.unmodifiableMap(new TreeMap<>(features)),
+                List.copyOf(damage));
+    }
+
+    @Override
+    public void problem(LogFile file, String message) {
+        damage.add(message);
+    }
+
+    @Override
+    public void endFile(LogFile file, io.segscope.format.record.Tail tail, long validBytes, long fileSize, String error) {
+        // a torn tail alone (error null) is what a crash leaves and recovery truncates: not damage
+        if (error != null) {
+            damage.add(error.startsWith(file.path()) ? error : file.path() + ": " + error);
+        }
     }
 }

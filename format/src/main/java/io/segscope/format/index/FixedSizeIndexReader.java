@@ -201,6 +201,12 @@ public abstract class FixedSizeIndexReader {
     }
 
     /**
+     * The most findings {@link #sanityCheck()} lists (entry checks stop there, and one finding says
+     * so): a garbage index of millions of entries must not be millions of findings in memory.
+     */
+    public static final int MAX_FINDINGS = 100;
+
+    /**
      * Checks the real entries the way Kafka's {@code sanityCheck} and append rules would, and a
      * little more: the length is a multiple of the entry size, every entry lies at or above the
      * base offset, entries are ordered, and the preallocated tail is all zero. Each problem is
@@ -214,6 +220,11 @@ public abstract class FixedSizeIndexReader {
                     .expected("a multiple of " + entrySize).actual(window.size()).build());
         }
         checkEntries(findings);
+        if (findings.size() >= MAX_FINDINGS) {
+            FormatException last = findings.get(findings.size() - 1);
+            findings.add(error(last.violation(), last.problem().position()).note("checking stopped after " + MAX_FINDINGS
+                    + " findings: the entries after it were not checked").build());
+        }
         for (int slot = entries; slot < slots; slot++) {
             if (!isZeroSlot(slot)) {
                 findings.add(error(Violation.INDEX_TAIL_NOT_ZERO, slotPosition(slot, entrySize))

@@ -87,7 +87,7 @@ public final class OffsetIndexReader extends FixedSizeIndexReader {
 
     @Override
     protected void checkEntries(List<FormatException> findings) {
-        for (int i = 0; i < entries(); i++) {
+        for (int i = 0; i < entries() && findings.size() < MAX_FINDINGS; i++) {
             long pos = slotPosition(i, ENTRY_SIZE);
             int rel = relativeOffset(i);
             int position = position(i);

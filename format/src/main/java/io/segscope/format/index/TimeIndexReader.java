@@ -82,7 +82,7 @@ public final class TimeIndexReader extends FixedSizeIndexReader {
 
     @Override
     protected void checkEntries(List<FormatException> findings) {
-        for (int i = 0; i < entries(); i++) {
+        for (int i = 0; i < entries() && findings.size() < MAX_FINDINGS; i++) {
             long pos = slotPosition(i, ENTRY_SIZE);
             int rel = relativeOffset(i);
             long ts = timestamp(i);

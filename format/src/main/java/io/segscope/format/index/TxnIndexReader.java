@@ -141,6 +141,12 @@ public final class TxnIndexReader {
         List<FormatException> findings = new ArrayList<>();
         for (int i = 0; i < entries; i++) {
             long pos = (long) i * ENTRY_SIZE;
+            if (findings.size() >= FixedSizeIndexReader.MAX_FINDINGS) {
+                // a garbage file of many entries: bounded, as the fixed-size indexes are
+                findings.add(error(findings.get(findings.size() - 1).violation(), pos).note("checking stopped after "
+                        + FixedSizeIndexReader.MAX_FINDINGS + " findings: the entries from here on were not checked").build());
+                break;
+            }
             short version = version(i);
             if (version != CURRENT_VERSION) {
                 findings.add(error(Violation.INDEX_VERSION, pos + VERSION).field("version")

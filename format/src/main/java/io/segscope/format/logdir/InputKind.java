@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * none of these. A directory is a log dir when it holds a log-dir root file or a subdirectory
  * named like a partition; it is a partition dir when its own name parses as one and it holds
  * segment files or per-partition side files. Content decides first because a log dir may itself
- * be named like a partition ({@code kafka-logs-1}).
+ * be named like a partition ({@code kafka-logs-1}); so may the log dirs a directory holds
+ * ({@code logdirs/broker-1}), which are not its partitions.
  */
 public enum InputKind {
     FILE,
@@ -29,7 +30,7 @@ public enum InputKind {
         for (FileEntry child : entry.children()) {
             String name = child.name();
             if (child.isDirectory()) {
-                if (TopicPartitionName.tryParse(name).isPresent()) {
+                if (TopicPartitionName.tryParse(name).isPresent() && !holdsLogDirContent(child)) {
                     return LOG_DIR;
                 }
             } else if (LogDir.ROOT_FILES.contains(name)) {
@@ -43,5 +44,21 @@ public enum InputKind {
             return PARTITION_DIR;
         }
         return UNKNOWN;
+    }
+
+    /**
+     * True when a directory named like a partition is a log dir itself: it holds a log-dir root file
+     * or a subdirectory named like a partition (a partition dir holds neither). Several brokers'
+     * log dirs side by side ({@code logdirs/broker-1}, {@code broker-2}) are so told from one log
+     * dir holding partitions of a topic {@code broker}.
+     */
+    private static boolean holdsLogDirContent(FileEntry dir) {
+        for (FileEntry child : dir.children()) {
+            String name = child.name();
+            if (child.isDirectory() ? TopicPartitionName.tryParse(name).isPresent() : LogDir.ROOT_FILES.contains(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -55,8 +55,17 @@ public final class SharedMapping implements FileEntry {
         return file.parent();
     }
 
+    /** A pipe or device named as a file (a FIFO): read once as a stream, never mapped. */
+    @Override
+    public boolean isStream() {
+        return file.isStream();
+    }
+
     @Override
     public ByteSource open() {
+        if (file.isStream()) {
+            return file.open();   // mapping a FIFO blocks for a writer that has gone, or maps nothing
+        }
         if (file.size() > MappedSource.windowedAbove()) {
             return MappedSource.open(file.toPath(), file.path()); // read through a window of each reader's own
         }

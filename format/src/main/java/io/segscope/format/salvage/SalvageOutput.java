@@ -79,15 +79,33 @@ public final class SalvageOutput implements Closeable {
     /**
      * Starts an output at {@code outDir}.
      *
-     * @param replace replace an existing {@code outDir} (else it is refused)
+     * @param replace replace an existing {@code outDir}, when it is an earlier salvage output (it
+     *     holds {@value #REPORT}) or an empty dir (else it is refused)
      * @param inputs the paths being read: the output must not be one of them or inside one
-     * @throws FileAlreadyExistsException when {@code outDir} exists and is not to be replaced
+     * @throws FileAlreadyExistsException when {@code outDir} exists and is not to be replaced, or
+     *     cannot be (its reason says why)
      * @throws IllegalArgumentException when {@code outDir} is inside an input
      */
     public static SalvageOutput open(Path outDir, boolean replace, Collection<Path> inputs) throws IOException {
         Path abs = outDir.toAbsolutePath().normalize();
         if (!replace && Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(outDir.toString(), null, "the output exists already");
+        }
+        if (replace && Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
+            // replacing deletes what is there: only an earlier salvage output or an empty dir, never a
+            // device, a file or someone's dir named by mistake (--salvage /dev/full --force, ~ --force)
+            if (!Files.isDirectory(abs, LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(outDir.toString(), null,
+                        "it is not a directory: --force replaces only an earlier salvage output (or an empty dir)");
+            }
+            boolean empty;
+            try (java.util.stream.Stream<Path> s = Files.list(abs)) {
+                empty = s.findAny().isEmpty();
+            }
+            if (!empty && !Files.isRegularFile(abs.resolve(REPORT), LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(outDir.toString(), null, "it holds no " + REPORT
+                        + ": --force replaces only an earlier salvage output (or an empty dir)");
+            }
         }
         Path parent = abs.getParent();
         if (Files.exists(parent) && !Files.isDirectory(parent)) {

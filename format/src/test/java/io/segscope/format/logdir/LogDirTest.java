@@ -228,6 +228,21 @@ class LogDirTest {
         Files.write(named.resolve("00000000000000000000.log"), new byte[0]);
         assertThat(InputKind.detect(named.getParent())).isEqualTo(InputKind.LOG_DIR);
         assertThat(InputKind.detect(named)).isEqualTo(InputKind.PARTITION_DIR);
+        // Log dirs named like partitions side by side (broker-1, broker-2): their parent is not a
+        // log dir holding partitions of a topic "broker", whether they show a root file or only partitions.
+        Path brokers = Files.createDirectories(logs.getParent().resolve("logdirs"));
+        Path b1 = Files.createDirectories(brokers.resolve("broker-1").resolve("t-0"));
+        Files.write(b1.resolve("00000000000000000000.log"), new byte[0]);
+        Files.writeString(b1.getParent().resolve("meta.properties"), "version=1\n");
+        Path b2 = Files.createDirectories(brokers.resolve("broker-2").resolve("t-0"));
+        Files.write(b2.resolve("00000000000000000000.log"), new byte[0]);
+        assertThat(InputKind.detect(brokers)).isEqualTo(InputKind.UNKNOWN);
+        assertThat(InputKind.detect(b1.getParent())).isEqualTo(InputKind.LOG_DIR);
+        assertThat(InputKind.detect(b2.getParent())).isEqualTo(InputKind.LOG_DIR);
+        FileListing listing = new FileListing(Set.of(FileKind.LOG));
+        assertThat(new LogScanner(Include.none()).scan(brokers, listing)).isTrue();
+        assertThat(listing.logDirs()).hasSize(2);
+        assertThat(listing.files()).extracting(f -> f.partition().orElseThrow().topic()).containsExactly("t", "t");
     }
 
     /** The same listing from a tree that is not the file system (as an archive will provide). */

@@ -224,6 +224,11 @@ public final class CompactCommand implements Callable<Integer> {
                 err.print("compact: " + e.getMessage() + "\n");
                 ioError = true;
             }
+            // an archive cut short: its partitions may lack their last segments (compacted as read, and said)
+            for (FormatException e : inputs.truncations()) {
+                err.print("compact: " + e.getMessage() + "\n");
+                ioError = true;
+            }
             List<Target> targets = targets(inputs, err);
             if (targets.isEmpty()) {
                 boolean metadataLog = inputs.files().stream().anyMatch(f -> f.partition().isPresent()
@@ -232,6 +237,19 @@ public final class CompactCommand implements Callable<Integer> {
                         ? " (__cluster_metadata is the KRaft metadata log: Kafka's log cleaner never cleans it,"
                           + " snapshots replace it)" : "") + "\n");
                 return ioError ? Segscope.EXIT_IO : Segscope.EXIT_USAGE;
+            }
+            if (out != null) {
+                // two copies of a partition (several brokers' log dirs, two clusters) would go to one
+                // DIR/<partition>: the second failed as "exists already", and with --force replaced the first
+                Map<String, String> first = new HashMap<>();
+                for (Target t : targets) {
+                    String other = first.putIfAbsent(t.name(), t.dir().path());
+                    if (other != null) {
+                        throw new CommandLine.ParameterException(spec.commandLine(), "compact: " + t.name() + " is under two of the PATHs ("
+                                + other + ", " + t.dir().path() + "): both would be written to " + out.resolve(t.name())
+                                + "; compact each log dir to its own --out");
+                    }
+                }
             }
             long total = 0;
             for (Target t : targets) {
@@ -327,6 +345,14 @@ public final class CompactCommand implements Callable<Integer> {
             }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        // CompactSettings' bounds (segment.bytes: Kafka's minimum, one legacy record's overhead;
+        // an index of at least one entry), checked once here rather than failing every partition
+        if (segmentBytes != null && segmentBytes < 14) {
+            throw new CommandLine.ParameterException(cl, "--segment-bytes must be at least 14 (Kafka's minimum segment.bytes), not " + segmentBytes);
+        }
+        if (segmentIndexBytes != null && segmentIndexBytes < 8) {
+            throw new CommandLine.ParameterException(cl, "--segment-index-bytes must be at least 8 (one index entry), not " + segmentIndexBytes);
         }
         intOption(segmentBytes, "--segment-bytes");
         intOption(segmentIndexBytes, "--segment-index-bytes");

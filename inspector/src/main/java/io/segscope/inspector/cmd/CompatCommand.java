@@ -37,7 +37,8 @@ import java.util.concurrent.Callable;
             "joined with what each release line reads (its schemas and its loaders).",
             "--target VERSION exits 1 when that release cannot load them (downgrade safety).", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:success (with --target: the target loads the logs)", "1:--target cannot load the logs",
+        exitCodeList = {"0:success (with --target: the target loads the logs)",
+            "1:--target cannot load the logs, or damage kept part of them from being read (on stderr: the verdict covers what was read)",
             "2:usage error", "3:I/O error"})
 public final class CompatCommand implements Callable<Integer> {
     enum Format { table, jsonl }
@@ -85,6 +86,12 @@ public final class CompatCommand implements Callable<Integer> {
                 }
                 counts.add(FormatInventory.of(d.dir(), read.readerOptions(), deep));
             }
+            if (counts.isEmpty()) {
+                // no verdict on nothing: "loads in 0.10.0 and later" (and --target's exit 0) would pass
+                // for a judgement of logs that were never read
+                err.print("compat: no partition found under the PATHs: nothing to judge\n");
+                return Segscope.EXIT_IO;
+            }
             Map<String, Compatibility.TopicFormats> topics = Compatibility.byTopic(counts);
             List<Compatibility.Verdict> verdicts = Compatibility.judge(topics);
             Map<String, Compatibility.TopicFormats> shown = topics;
@@ -112,13 +119,22 @@ public final class CompatCommand implements Callable<Integer> {
                 table(out, topics, shown, verdicts, oldest, chosen);
             }
             out.flush();
-            if (counts.isEmpty()) {
-                err.print("compat: no partition found\n");
+            // damage: the verdict covers only what was read, which must not pass for a clean bill
+            long damaged = 0;
+            for (FormatInventory.Counts c : counts) {
+                for (String d : c.damage()) {
+                    err.print("compat: " + d + "\n");
+                }
+                damaged += c.damage().isEmpty() ? 0 : 1;
+            }
+            if (damaged > 0) {
+                err.print("compat: " + damaged + " partition(s) damaged: the verdict covers only what could be read;"
+                        + " run `segscope verify` on them\n");
             }
             if (source.ioError()) {
                 return Segscope.EXIT_IO;
             }
-            return chosen != null && !chosen.loads() ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+            return damaged > 0 || chosen != null && !chosen.loads() ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
         }
     }
 

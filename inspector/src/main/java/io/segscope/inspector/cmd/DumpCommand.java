@@ -240,6 +240,7 @@ public final class DumpCommand implements Callable<Integer> {
             }
             progress.done();
             writer.flush();
+            clean &= !writer.sideFileDamaged();
             for (FormatException t : inputs.truncations()) {
                 // what was read is printed; the cut is damage, like a torn tail: exit 1, never 0
                 err.print(t.getMessage() + "\n");
@@ -271,7 +272,7 @@ public final class DumpCommand implements Callable<Integer> {
             return 1;
         }
         for (LogFile f : files) {
-            if (f.kind().holdsRecords() && !(f.file() instanceof io.segscope.format.logdir.PathEntry)) {
+            if (f.kind().holdsRecords() && (!(f.file() instanceof io.segscope.format.logdir.PathEntry) || f.file().isStream())) {
                 return 1;
             }
         }

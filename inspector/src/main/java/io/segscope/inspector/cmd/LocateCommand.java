@@ -82,8 +82,13 @@ public final class LocateCommand implements Callable<Integer> {
             return Segscope.EXIT_OK;
         }
         try (Inputs inputs = Inputs.resolve(logDirs, Include.none(), EnumSet.of(FileKind.LOG))) {
-            if (!inputs.unreadablePaths().isEmpty()) {
+            // unreadable, or an archive cut short (the partition dirs after the cut are missing: "not
+            // in the log dirs given" and a count from the highest dir would be wrong)
+            if (!inputs.unreadablePaths().isEmpty() || !inputs.truncations().isEmpty()) {
                 for (io.segscope.format.error.FormatException e : inputs.unreadablePaths()) {
+                    err.print(e.getMessage() + "\n");
+                }
+                for (io.segscope.format.error.FormatException e : inputs.truncations()) {
                     err.print(e.getMessage() + "\n");
                 }
                 return Segscope.EXIT_IO;

@@ -107,7 +107,10 @@ final class OffsetsSource implements AutoCloseable {
         parts.sort(java.util.Comparator.comparingInt(Part::partition));
     }
 
-    /** Prints the PATHs that could not be read and the archives cut short; true when there were any (exit 3). */
+    /**
+     * Prints the PATHs that could not be read, the archives cut short and the PATHs outside any
+     * partition dir; true when there were any (exit 3).
+     */
     static boolean reportUnreadable(Inputs inputs, PrintWriter err) {
         boolean any = false;
         for (FormatException e : inputs.unreadablePaths()) {
@@ -115,6 +118,10 @@ final class OffsetsSource implements AutoCloseable {
             any = true;
         }
         for (FormatException e : inputs.truncations()) {
+            err.print(e.getMessage() + "\n");
+            any = true;
+        }
+        for (FormatException e : inputs.outsidePartitions()) {
             err.print(e.getMessage() + "\n");
             any = true;
         }

@@ -86,6 +86,16 @@ public final class TransactionsCommand implements Callable<Integer> {
                 return list(out, err, source, coord);
             }
             List<PartitionReplicas> parts = source.scan(false, read.readerOptions(), t -> true);
+            // damage met in a replica (as partitions reports it): the open transactions may be incomplete
+            boolean damage = false;
+            for (PartitionReplicas p : parts) {
+                for (ReplicaState r : p.replicas()) {
+                    for (io.segscope.format.error.FormatException e : r.problems()) {
+                        err.print("transactions: " + e.getMessage() + "\n");
+                        damage = true;
+                    }
+                }
+            }
             long end = now != null ? now : endOfData(parts, coord);
             Map<Long, TransactionCoordinatorState.Txn> byPid = coord.indexByProducerId();
             List<Row> rows = new ArrayList<>();
@@ -144,7 +154,7 @@ public final class TransactionsCommand implements Callable<Integer> {
             if (source.ioError()) {
                 return Segscope.EXIT_IO;
             }
-            return rows.stream().anyMatch(Row::hanging) ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+            return damage || rows.stream().anyMatch(Row::hanging) ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
         }
     }
 

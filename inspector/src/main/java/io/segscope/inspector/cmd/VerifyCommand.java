@@ -127,10 +127,11 @@ public final class VerifyCommand implements Callable<Integer> {
                 salvaging = new Salvage(SalvageOutput.open(salvage, force, paths.stream().filter(p -> !p.toString().equals("-"))
                         .map(PathArgument::file).toList()), read.readerOptions(), min);
             } catch (java.nio.file.FileAlreadyExistsException e) {
-                err.println("verify: " + salvage + " exists already: choose another --salvage OUT_DIR, remove it, or give --force");
+                err.println("verify: " + salvage + " exists already" + (force && e.getReason() != null ? " and is not replaced: " + e.getReason()
+                        : ": choose another --salvage OUT_DIR, remove it, or give --force"));
                 return Segscope.EXIT_IO;
             } catch (IOException e) {
-                err.println("verify: cannot create the salvage output " + salvage + ": " + e);
+                err.println("verify: cannot create the salvage output " + salvage + ": " + e.getMessage());
                 return Segscope.EXIT_IO;
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -31,6 +31,7 @@ import java.util.Set;
 public final class Inputs implements AutoCloseable {
     private final List<PathArgument> archives = new ArrayList<>();
     private final List<FormatException> unreadable = new ArrayList<>();
+    private final List<FormatException> outsidePartitions = new ArrayList<>();
     private final FileListing listing;
     private final LogScanner scanner;
     private final ReaderOptions markers;
@@ -123,6 +124,17 @@ public final class Inputs implements AutoCloseable {
     }
 
     /**
+     * The PATHs that hold Kafka files outside any {@code <topic>-<partition>} dir (a file named on
+     * its own in another dir, segments in a dir of another name, a file that is not Kafka's): no
+     * topic or partition is known for them. {@code dump} and {@code verify} read them all the same;
+     * the commands that work per partition (offsets, partitions, compat, ...) can read nothing of
+     * them and say so.
+     */
+    public List<FormatException> outsidePartitions() {
+        return outsidePartitions;
+    }
+
+    /**
      * Archives cut short, as errors naming the archive (or the partial entry) and where it ends;
      * their complete entries are among {@link #files()}.
      */
@@ -136,8 +148,10 @@ public final class Inputs implements AutoCloseable {
     }
 
     private void add(Path path) {
+        int before = listing.files().size();
         if (path.toString().equals("-")) {
             scanner.scan(StreamEntry.stdin(), listing);
+            noteOutsidePartitions(path, before);
             return;
         }
         boolean found;
@@ -164,6 +178,23 @@ public final class Inputs implements AutoCloseable {
         if (!found) {
             unreadable.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
                     .note("no Kafka segment, partition dir or log dir found there").build());
+            return;
+        }
+        noteOutsidePartitions(path, before);
+    }
+
+    /** Notes {@code path} when a file it brought (from index {@code before} of the listing on) has no partition. */
+    private void noteOutsidePartitions(Path path, int before) {
+        List<LogFile> added = listing.files();
+        for (int i = before; i < added.size(); i++) {
+            LogFile f = added.get(i);
+            if (f.partition().isEmpty() && !f.isMetadataLog()) {
+                outsidePartitions.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
+                        .note("not inside a <topic>-<partition> dir" + (f.path().equals(path.toString()) ? "" : " (" + f.path() + ")")
+                                + ", so no topic or partition is known: nothing of it was read (name the partition dir"
+                                + " or the log dir)").build());
+                break;
+            }
         }
     }
 

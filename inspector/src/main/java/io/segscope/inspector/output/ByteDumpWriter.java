@@ -20,6 +20,14 @@ import java.io.PrintWriter;
  * writer gives.
  */
 public abstract class ByteDumpWriter implements DumpWriter {
+    /** Set by a writer whose side file did not parse (printed on stderr). */
+    protected boolean sideFileDamaged;
+
+    @Override
+    public boolean sideFileDamaged() {
+        return sideFileDamaged;
+    }
+
     static final int BLOCK = 1 << 16;
 
     protected JsonOut o = new JsonOut(BLOCK * 2);

@@ -23,6 +23,11 @@ public interface DumpWriter extends RecordSink {
     default void flush() {
     }
 
+    /** True once a side file (index, snapshot) named or found could not be read: dump exits 1, not 0. */
+    default boolean sideFileDamaged() {
+        return false;
+    }
+
     /** False once the output can no longer be written (the reader has gone, the disk is full). */
     default boolean isOpen() {
         return true;

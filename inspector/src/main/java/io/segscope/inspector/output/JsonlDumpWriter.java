@@ -533,6 +533,7 @@ public final class JsonlDumpWriter extends ByteDumpWriter {
             }
         } catch (FormatException e) {
             err.print(e.getMessage() + "\n");
+            sideFileDamaged = true;
         }
     }
 

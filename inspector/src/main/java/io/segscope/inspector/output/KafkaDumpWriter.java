@@ -300,6 +300,7 @@ public final class KafkaDumpWriter extends ByteDumpWriter {
             }
         } catch (FormatException e) {
             err.print(e.getMessage() + "\n");
+            sideFileDamaged = true;
         }
     }
 

@@ -376,6 +376,7 @@ public final class TextDumpWriter extends ByteDumpWriter {
             }
         } catch (io.segscope.format.error.FormatException e) {
             err.print(e.getMessage() + "\n");
+            sideFileDamaged = true;
         }
     }
 }

@@ -271,6 +271,44 @@ class CompactCommandTest {
         }
     }
 
+    @Test
+    void segmentSizesTooSmallAreUsageErrors() {
+        String plain = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        // once, as a usage error: not one exit-1 failure per partition
+        Run bytes = Run.of("compact", "--dry-run", "--segment-bytes", "0", plain);
+        assertThat(bytes.exit()).isEqualTo(2);
+        assertThat(bytes.err()).contains("--segment-bytes must be at least 14").doesNotContain("__consumer_offsets-0");
+        Run index = Run.of("compact", "--out", tmp.resolve("out").toString(), "--segment-index-bytes", "4", plain);
+        assertThat(index.exit()).isEqualTo(2);
+        assertThat(index.err()).contains("--segment-index-bytes must be at least 8");
+        assertThat(Files.exists(tmp.resolve("out"))).isFalse();
+        assertThat(Run.of("compact", "--dry-run", "--segment-bytes", "14", plain).exit()).isZero();
+    }
+
+    @Test
+    void twoCopiesOfAPartitionForOneOutIsAUsageError() throws IOException {
+        // several brokers' log dirs hold copies of each partition: one --out cannot take them all
+        List<String> args = new ArrayList<>(List.of("compact", "--out", tmp.resolve("out").toString()));
+        for (Path d : Corpus.brokerLogDirs(Corpus.replicaRuns().get(0))) {
+            args.add(d.toString());
+        }
+        for (boolean force : new boolean[]{false, true}) {
+            List<String> a = new ArrayList<>(args);
+            if (force) {
+                a.add(1, "--force");
+            }
+            Run r = Run.of(a.toArray(String[]::new));
+            assertThat(r.exit()).as(r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("__consumer_offsets-0 is under two of the PATHs").contains("compact each log dir to its own --out");
+            assertThat(Files.exists(tmp.resolve("out"))).isFalse();
+        }
+        // one log dir each: fine; a dry run of all three writes nothing and is fine
+        assertThat(Run.of("compact", "--out", tmp.resolve("one").toString(), args.get(3)).exit()).isZero();
+        List<String> dry = new ArrayList<>(List.of("compact", "--dry-run"));
+        dry.addAll(args.subList(3, args.size()));
+        assertThat(Run.of(dry.toArray(String[]::new)).exit()).isZero();
+    }
+
     /** The committed offsets of offsets' jsonl, without where each was read. */
     static List<String> offsets(String jsonl) throws IOException {
         List<String> out = new ArrayList<>();

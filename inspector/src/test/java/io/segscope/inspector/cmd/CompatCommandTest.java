@@ -100,4 +100,43 @@ class CompatCommandTest {
         assertThat(Run.of("compat", "--target", "abc", PLAIN).exit()).isEqualTo(2);
         assertThat(Run.of("compat", "/nonexistent/segscope").exit()).isEqualTo(3);
     }
+
+    @Test
+    void damageIsToldAndIsNoCleanBill() {
+        // damaged bytes skipped, a batch whose records do not parse, an OffsetCommitValue that does not
+        // parse: the verdict covers only what was read, said on stderr, exit 1 (even where --target loads)
+        java.nio.file.Path corrupt = Corpus.root().resolve("testdata/corrupt");
+        for (String[] c : List.of(new String[]{"bad-magic", "position 3064: invalid-magic"},
+                new String[]{"mid-segment-damage", "position 667: decompression-failed"},
+                new String[]{"records-count-crc-valid", "position 3229: invalid-record-count"},
+                new String[]{"malformed-offset-commit-value", "position 2258: invalid-coordinator-value"})) {
+            Run r = Run.of("compat", "--target", "4.4", corpus(corrupt, c[0]));
+            assertThat(r.exit()).as(c[0] + ": " + r.err()).isEqualTo(1);
+            assertThat(r.err()).as(c[0]).contains(c[1]).contains("compat: 1 partition(s) damaged: the verdict covers only what could be read");
+            assertThat(r.out()).as(c[0]).contains("Kafka 4.4 (--target) loads these logs");
+        }
+        // a torn tail (what a crash leaves, recovery truncates) and a clean log are no damage
+        for (String clean : List.of(corpus(corrupt, "truncated-mid-batch"), corpus(corrupt, "zero-filled-tail"),
+                Corpus.corpus().resolve("kraft-4.4.0-crashed/logdir").toString(), PLAIN)) {
+            Run r = Run.of("compat", clean);
+            assertThat(r.exit()).as(clean + ": " + r.err()).isZero();
+            assertThat(r.err()).as(clean).doesNotContain("damaged");
+        }
+    }
+
+    private static String corpus(java.nio.file.Path corrupt, String name) {
+        return corrupt.resolve(name).toString();
+    }
+
+    @Test
+    void noPartitionNoVerdict(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        // a dir holding no Kafka data: no "loads in Kafka 0.10.0 and later", and --target is no safe downgrade
+        for (String[] args : List.of(new String[]{"compat", tmp.toString()}, new String[]{"compat", "--target", "3.9", tmp.toString()},
+                new String[]{"compat", "--format", "jsonl", tmp.toString()})) {
+            Run r = Run.of(args);
+            assertThat(r.exit()).as(r.err()).isEqualTo(3);
+            assertThat(r.out()).isEmpty();
+            assertThat(r.err()).contains("compat: no partition found under the PATHs: nothing to judge");
+        }
+    }
 }

@@ -223,4 +223,61 @@ class DumpCommandTest {
         assertThat(run.err()).contains("position 351: invalid-magic");
         assertThat(run.out()).contains("@0 offsets 0..2");
     }
+
+    /**
+     * A named pipe (FIFO) given as the PATH is read once as a stream, as standard input is: dump
+     * mapped it (and hung waiting for a writer that had gone, after a first pass had drained it);
+     * verify read nothing and warned of an empty segment; --format kafka printed no record, exit 0.
+     */
+    @Test
+    void aNamedPipeIsReadOnceAsAStream(@TempDir Path tmp) throws Exception {
+        Path segment = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__consumer_offsets-40/00000000000000000504.log");
+        // the same bytes as a regular file outside its partition dir (no topic known, as for the pipe)
+        Path copy = Files.copy(segment, tmp.resolve("copy"));
+        String fileDump = Run.of("dump", copy.toString()).out();
+        for (String[] args : List.of(new String[]{"dump"}, new String[]{"dump", "--format", "kafka"}, new String[]{"dump", "--threads", "4"},
+                new String[]{"verify"})) {
+            Path fifo = tmp.resolve("fifo-" + args.length + "-" + args[args.length - 1]);
+            Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+            org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo");
+            Thread writer = new Thread(() -> {
+                try (java.io.OutputStream o = Files.newOutputStream(fifo)) {
+                    Files.copy(segment, o);
+                } catch (IOException e) {
+                    // the reader closed early: the assertions below tell
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            List<String> a = new ArrayList<>(List.of(args));
+            a.add(fifo.toString());
+            java.util.concurrent.CompletableFuture<Run> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of(a.toArray(String[]::new)));
+            Run r = run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(r.exit()).as(a + ": " + r.err()).isZero();
+            if (args[0].equals("verify")) {
+                assertThat(r.err()).contains("1 files, 127 batches, 508 records; 0 errors, 0 warnings");
+            } else if (args.length == 3 && args[1].equals("--format")) {
+                assertThat(r.out()).contains("offset: 1011 CreateTime: 1796011415104");
+            } else {
+                assertThat(r.out()).endsWith("-- 127 batches, 508 records shown\n")
+                        .isEqualTo(fileDump.replace(copy.toString(), fifo.toString()));
+            }
+            writer.join(10_000);
+        }
+    }
+
+    /** A side file that does not parse (a segment read --as snapshot, a damaged snapshot) is damage: exit 1, not 0. */
+    @Test
+    void aSideFileThatDoesNotParseIsDamage() {
+        String segment = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__consumer_offsets-40/00000000000000000000.log").toString();
+        for (String format : List.of("text", "jsonl", "kafka")) {
+            Run r = Run.of("dump", "--format", format, "--as", "snapshot", segment);
+            assertThat(r.exit()).as(format + ": " + r.err()).isEqualTo(1);
+            assertThat(r.err()).contains("position 0: snapshot-version");
+            Run clean = Run.of("dump", "--format", format, "--files", "all", Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString());
+            assertThat(clean.exit()).as(format + ": " + clean.err()).isZero();
+        }
+        Run snapshot = Run.of("dump", "--files", "snapshot", Corpus.root().resolve("testdata/corrupt/snapshot-bad-crc").toString());
+        assertThat(snapshot.exit()).as(snapshot.err()).isEqualTo(1);
+    }
 }

@@ -288,4 +288,58 @@ class InventoryCommandsTest {
                 assertThat(((Number) r.get("highWatermark")).longValue()).isLessThanOrEqualTo(((Number) r.get("logEndOffset")).longValue()));
         assertThat(cut.get("burst-0")).isLessThan(((Number) burst.get("logEndOffset")).longValue());
     }
+
+    /**
+     * A file named on its own outside any {@code <topic>-<partition>} dir (not Kafka's at all, an
+     * empty file, a segment copied elsewhere, /dev/null), or segments in a dir of another name: the
+     * per-partition commands can read nothing of it, and must not pass that off as a clean,
+     * empty answer (exit 0, or compat's "loads in 0.10.0 and later").
+     */
+    @Test
+    void pathsOutsidePartitionDirsAreNotSilentlyIgnored(@TempDir Path tmp) throws IOException {
+        Path text = Files.writeString(tmp.resolve("readme.txt"), "not Kafka\n");
+        Path empty = Files.createFile(tmp.resolve("empty.log"));
+        Path segment = Files.copy(Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__consumer_offsets-1/00000000000000000000.log"),
+                tmp.resolve("00000000000000000000.log"));
+        Path loose = Files.createDirectories(tmp.resolve("copied").resolve("segments"));
+        Files.copy(segment, loose.resolve(segment.getFileName()));
+        for (Path p : List.of(text, empty, segment, loose, Path.of("/dev/null"))) {
+            for (String[] cmd : List.of(new String[]{"offsets"}, new String[]{"groups"}, new String[]{"history", "--group", "g"},
+                    new String[]{"partitions"}, new String[]{"lag"}, new String[]{"transactions"}, new String[]{"compat"},
+                    new String[]{"compat", "--target", "3.9"})) {
+                List<String> args = new ArrayList<>(List.of(cmd));
+                args.add(p.toString());
+                Run r = Run.of(args.toArray(String[]::new));
+                assertThat(r.exit()).as(args + ": " + r.err()).isEqualTo(3);
+                assertThat(r.err()).as(String.join(" ", args)).contains(p + ": io-error — not inside a <topic>-<partition> dir");
+                assertThat(r.out()).as(String.join(" ", args)).doesNotContain("These logs load");
+            }
+        }
+        // standard input has no topic or partition either
+        java.io.InputStream stdin = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream(Files.readAllBytes(segment)));
+            Run r = Run.of("partitions", "-");
+            assertThat(r.exit()).as(r.err()).isEqualTo(3);
+            assertThat(r.err()).contains("-: io-error — not inside a <topic>-<partition> dir");
+        } finally {
+            System.setIn(stdin);
+        }
+        // the same segment in its partition dir is read
+        Run inPlace = Run.of("partitions", Corpus.corpus().resolve("kraft-4.4.0-plain/logdir/__consumer_offsets-1/00000000000000000000.log").toString());
+        assertThat(inPlace.exit()).as(inPlace.err()).isZero();
+        assertThat(inPlace.out()).contains("__consumer_offsets  1 ");
+    }
+
+    /** transactions ignored the damage its replica scan met (help: exit 1 for damage), and exited 0. */
+    @Test
+    void transactionsTellsDamage() {
+        Path corrupt = Corpus.root().resolve("testdata/corrupt");
+        Run r = Run.of("transactions", corrupt.resolve("bad-magic").toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("transactions: ").contains("position 3064: invalid-magic");
+        Run clean = Run.of("transactions", Corpus.corpus().resolve("kraft-4.4.0-crashed/logdir").toString());
+        assertThat(clean.exit()).as(clean.err()).isZero();
+        assertThat(clean.err()).isEmpty();
+    }
 }

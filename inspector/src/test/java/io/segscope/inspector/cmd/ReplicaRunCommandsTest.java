@@ -50,6 +50,27 @@ class ReplicaRunCommandsTest {
         }
     }
 
+    /**
+     * The dir holding the three log dirs ({@code logdirs/broker-1} ... {@code broker-3}), given as
+     * one PATH, is the three log dirs: it was taken for one log dir holding partitions 1 to 3 of a
+     * topic {@code broker} (verify read 0 files and exited 0, offsets found no partition, compact
+     * found nothing to compact).
+     */
+    @Test
+    void theDirHoldingTheLogDirsIsTheLogDirs() {
+        String parent = Path.of(dirs.get(0)).getParent().toString();
+        for (String c : List.of("verify", "partitions", "offsets", "groups", "lag", "transactions", "compat", "dump")) {
+            Run split = cmd(c);
+            Run whole = Run.of(c, parent);
+            assertThat(whole.exit()).as(c + ": " + whole.err()).isEqualTo(split.exit());
+            assertThat(whole.out()).as(c).isEqualTo(split.out());
+            assertThat(whole.out()).as(c).isNotEmpty().doesNotContain("broker  1 ");
+        }
+        Run compact = Run.of("compact", "--dry-run", parent);
+        assertThat(compact.exit()).as(compact.err()).isZero();
+        assertThat(compact.out()).contains("__consumer_offsets-0");
+    }
+
     private static Run cmd(String... args) {
         List<String> a = new ArrayList<>(List.of(args));
         a.addAll(dirs);

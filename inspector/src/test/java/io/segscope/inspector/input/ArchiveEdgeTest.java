@@ -120,6 +120,19 @@ class ArchiveEdgeTest {
         }
     }
 
+    /** compact and locate --log-dir took a truncated archive for the whole log dir: exit 0, nothing said. */
+    @Test
+    void truncatedTarGzIsAnIoErrorForCompactAndLocate(@TempDir Path tmp) throws IOException {
+        Path cut = cut(tarGz(tmp.resolve("whole.tar.gz"), false, Map.of()), tmp.resolve("cut.tar.gz"), 0.5);
+        for (String[] args : List.of(new String[]{"compact", "--dry-run", cut.toString()},
+                new String[]{"compact", "--out", tmp.resolve("out").toString(), cut.toString()},
+                new String[]{"locate", "--log-dir", cut.toString(), "some-group"})) {
+            Run r = Run.of(args);
+            assertThat(r.exit()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(3);
+            assertThat(r.err()).as(String.join(" ", args)).contains("archive truncated: " + cut + " ends after");
+        }
+    }
+
     @Test
     void truncatedPlainTarReadsTheEntriesBeforeTheCut(@TempDir Path tmp) throws IOException {
         // a plain tar cut inside its second entry: the first is read, the second reported
