@@ -29,7 +29,7 @@ public enum InputKind {
         for (FileEntry child : entry.children()) {
             String name = child.name();
             if (child.isDirectory()) {
-                if (TopicPartitionName.tryParse(name).isPresent()) {
+                if (TopicPartitionName.tryParse(name).isPresent() && !zooKeeperDir(child)) {
                     return LOG_DIR;
                 }
             } else if (LogDir.ROOT_FILES.contains(name)) {
@@ -43,5 +43,26 @@ public enum InputKind {
             return PARTITION_DIR;
         }
         return UNKNOWN;
+    }
+
+    /**
+     * True for ZooKeeper's {@code version-2} dir (a dataDir's or dataLogDir's: {@code snapshot.<zxid>} and
+     * {@code log.<zxid>} files, no segment), which is named like partition 2 of a topic "version".
+     */
+    public static boolean zooKeeperDir(FileEntry dir) {
+        if (!dir.name().equals("version-2")) {
+            return false;
+        }
+        boolean zk = false;
+        for (FileEntry child : dir.children()) {
+            if (child.isDirectory()) {
+                continue;
+            }
+            if (SegmentFileName.parse(child.name()).isPresent()) {
+                return false;
+            }
+            zk |= child.name().matches("(snapshot|log)\\.[0-9a-fA-F]+(\\.gz|\\.snappy)?");
+        }
+        return zk;
     }
 }

@@ -319,6 +319,32 @@ class ZkCommandsTest {
                 .contains("the snapshot is used anyway (--no-checksums)");
     }
 
+    /**
+     * A ZooKeeper data dir given where Kafka logs are read: its version-2 dir is no partition 2 of a topic
+     * "version"; exit 3 naming it, never a clean run over nothing (and never a second "cluster" beside real logs).
+     */
+    @Test
+    void zooKeeperDirGivenToKafkaCommands(@TempDir Path tmp) throws IOException {
+        String zk = corpus().resolve("zk-3.9.5").toString();
+        String kafka = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        for (String[] args : List.of(new String[]{"offsets", zk}, new String[]{"offsets", zk + "/data"},
+                new String[]{"offsets", "--zookeeper", zk, zk}, new String[]{"dump", zk},
+                new String[]{"report", "--out", tmp.resolve("r.html").toString(), zk})) {
+            Run r = Run.of(args);
+            assertThat(r.exit()).as(String.join(" ", args) + "\n" + r.err()).isEqualTo(3);
+            assertThat(r.err()).contains("a ZooKeeper data dir (version-2 holds snapshot.* and log.* files), not Kafka logs");
+        }
+        Run tar = Run.of("offsets", TarGz.of(tmp.resolve("zk.tar.gz"), corpus().resolve("zk-3.9.5")).toString());
+        assertThat(tar.exit()).isEqualTo(3);
+        assertThat(tar.err()).contains("no Kafka segment, partition dir or log dir found there");
+        Run both = Run.of("offsets", "--format", "csv", corpus().resolve("kafka-3.9.1-zk").toString());
+        Run logdir = Run.of("offsets", "--format", "csv", corpus().resolve("kafka-3.9.1-zk/logdir").toString());
+        assertThat(both.exit()).as(both.err()).isZero();
+        assertThat(both.err()).doesNotContain("clusters");
+        assertThat(both.out()).isEqualTo(logdir.out()).isNotEmpty();
+        assertThat(Run.of("offsets", kafka).exit()).isZero();
+    }
+
     @Test
     void exportFile(@TempDir Path tmp) throws IOException {
         Path out = tmp.resolve("offsets.txt");
