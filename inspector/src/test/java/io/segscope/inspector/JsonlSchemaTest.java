@@ -199,6 +199,7 @@ class JsonlSchemaTest {
     @Test
     void zooKeeperLinesMatchTheirSchemas() throws IOException {
         List<String> failures = new ArrayList<>();
+        Set<String> zkKinds = new TreeSet<>();
         int lines = 0;
         try (var runs = Files.list(Corpus.root().resolve("testdata/corpus-zookeeper"))) {
             for (Path run : runs.filter(Files::isDirectory).sorted().toList()) {
@@ -216,10 +217,25 @@ class JsonlSchemaTest {
                         if (!line.isEmpty()) {
                             lines++;
                             check(SCHEMAS.get(c[0]), line, failures);
+                            if (c[0].equals("zk-offsets-line")) {
+                                zkKinds.add(line.startsWith("{\"line\":\"consumer\"") ? "consumer"
+                                        : line.contains("\"committed\":false") ? "no commit" : "offset");
+                            }
                         }
                     }
                 }
             }
+        }
+        assertThat(zkKinds).containsExactlyInAnyOrder("offset", "no commit", "consumer");
+        Schema zk = SCHEMAS.get("zk-offsets-line");
+        for (String bad : List.of(
+                "{\"line\":\"consumer\",\"group\":\"g\",\"id\":\"c\",\"session\":\"0x1\",\"ctime\":1,\"ctimeIso\":\"x\",\"registration\":null}",
+                "{\"line\":\"offset\",\"group\":\"g\",\"topic\":\"t\",\"partition\":\"0\",\"offset\":null,\"value\":null,"
+                        + "\"note\":\"no commit\",\"mtime\":null,\"mtimeIso\":null,\"mzxid\":null,\"version\":null,\"path\":null,"
+                        + "\"owner\":null,\"ownerSessionOpen\":null}")) {
+            List<String> f = new ArrayList<>();
+            check(zk, bad, f);
+            assertThat(f).as(bad).isNotEmpty();
         }
         assertThat(lines).isGreaterThan(3000);
         assertThat(failures).as("lines that do not match their schema").isEmpty();

@@ -30,7 +30,7 @@ public enum InputKind {
         for (FileEntry child : entry.children()) {
             String name = child.name();
             if (child.isDirectory()) {
-                if (TopicPartitionName.tryParse(name).isPresent() && !holdsLogDirContent(child)) {
+                if (TopicPartitionName.tryParse(name).isPresent() && !holdsLogDirContent(child) && !zooKeeperDir(child)) {
                     return LOG_DIR;
                 }
             } else if (LogDir.ROOT_FILES.contains(name)) {
@@ -60,5 +60,26 @@ public enum InputKind {
             }
         }
         return false;
+    }
+
+    /**
+     * True for ZooKeeper's {@code version-2} dir (a dataDir's or dataLogDir's: {@code snapshot.<zxid>} and
+     * {@code log.<zxid>} files, no segment), which is named like partition 2 of a topic "version".
+     */
+    public static boolean zooKeeperDir(FileEntry dir) {
+        if (!dir.name().equals("version-2")) {
+            return false;
+        }
+        boolean zk = false;
+        for (FileEntry child : dir.children()) {
+            if (child.isDirectory()) {
+                continue;
+            }
+            if (SegmentFileName.parse(child.name()).isPresent()) {
+                return false;
+            }
+            zk |= child.name().matches("(snapshot|log)\\.[0-9a-fA-F]+(\\.gz|\\.snappy)?");
+        }
+        return zk;
     }
 }

@@ -102,7 +102,11 @@ public final class ZkRestore {
             }
             ZkSnapshot.Info[] got = new ZkSnapshot.Info[1];
             try {
-                ZkTree t = ZkSnapshot.read(snap, options.filter(), options.checksums(), got);
+                List<Problem> ignoredSeals = new ArrayList<>();
+                ZkTree t = ZkSnapshot.read(snap, options.filter(), options.checksums(), got, ignoredSeals);
+                for (Problem p : ignoredSeals) {
+                    findings.add(new Finding(p, null, Severity.WARNING, -1, -1, -1, -1));
+                }
                 if (options.asOf() && options.past(t.snapshotMaxZxid, t.snapshotMaxTime)) {
                     findings.add(Finding.of(snap.path(), -1, Violation.ZK_HEADER, Severity.INFO, -1,
                             "holds changes after the as-of point (a fuzzy snapshot): an older snapshot is used"));

@@ -118,6 +118,16 @@ public final class ZkSnapshot {
      *     position (of the uncompressed stream for a compressed file)
      */
     public static ZkTree read(FileEntry file, ZkPathFilter filter, boolean checksums, Info[] info) {
+        return read(file, filter, checksums, info, new java.util.ArrayList<>());
+    }
+
+    /**
+     * As {@link #read(FileEntry, ZkPathFilter, boolean, Info[])}; with {@code checksums} false, each seal
+     * whose Adler32 fails is added to {@code ignored} ({@code zk-checksum}, a warning to print).
+     */
+    public static ZkTree read(FileEntry file, ZkPathFilter filter, boolean checksums, Info[] info,
+                              java.util.List<io.segscope.format.error.Problem> ignored) {
+        java.util.List<io.segscope.format.error.Problem> seals = checksums ? null : ignored;
         String name = file.path();
         String mode = compression(file.name());
         long nameZxid = zxidFromName(file.name(), "snapshot");
@@ -126,9 +136,9 @@ public final class ZkSnapshot {
         try (InputStream stream = decompress(raw, mode)) {
             in = JuteInput.of(stream, name, true);
             int[] counts = new int[2];
-            ZkTree tree = readTree(in, name, filter, checksums, mode, counts);
+            ZkTree tree = readTree(in, name, filter, seals, mode, counts);
             tree.lastProcessedZxid = nameZxid;
-            long[] trailer = trailer(in, name, checksums, mode);
+            long[] trailer = trailer(in, name, seals, mode);
             if (info != null) {
                 info[0] = new Info(name, nameZxid, mode, tree.sessions.size(), counts[0], counts[1], trailer[0], trailer[1],
                         tree.snapshotMaxZxid, tree.snapshotMaxTime, in.position());
@@ -165,7 +175,7 @@ public final class ZkSnapshot {
         }
     }
 
-    private static ZkTree readTree(JuteInput in, String name, ZkPathFilter filter, boolean checksums, String mode, int[] counts) {
+    private static ZkTree readTree(JuteInput in, String name, ZkPathFilter filter, java.util.List<io.segscope.format.error.Problem> seals, String mode, int[] counts) {
         int magic = in.readInt();
         if (magic != MAGIC) {
             throw FormatException.at(Violation.ZK_HEADER, name, 0).field("magic").expected("0x5a4b534e (ZKSN)")
@@ -272,7 +282,7 @@ public final class ZkSnapshot {
         counts[0] = n;
         tree.snapshotMaxZxid = maxZxid;
         tree.snapshotMaxTime = maxTime;
-        seal(in, name, checksums, mode, 1);
+        seal(in, name, seals, mode, 1);
         return tree;
     }
 
@@ -289,20 +299,26 @@ public final class ZkSnapshot {
         return null;
     }
 
-    private static void seal(JuteInput in, String name, boolean checksums, String mode, int which) {
+    /** Checks a seal: a mismatch throws, or with {@code seals} (--no-checksums) is added to it and the snapshot used. */
+    private static void seal(JuteInput in, String name, java.util.List<io.segscope.format.error.Problem> seals, String mode, int which) {
         long computed = in.checksum();
         long at = in.position();
         long stored = in.readLong();
         in.readString(MAX_LENGTH);
-        if (checksums && stored != computed) {
-            throw FormatException.at(Violation.ZK_CHECKSUM, name, at).field("seal " + which)
+        if (stored != computed) {
+            FormatException e = FormatException.at(Violation.ZK_CHECKSUM, name, at).field("seal " + which)
                     .expected(String.format("0x%08x", computed)).actual(String.format("0x%08x", stored))
-                    .note("Adler32 of the bytes before it" + where(mode)).build();
+                    .note("Adler32 of the bytes before it" + where(mode)
+                            + (seals == null ? "" : ": the snapshot is used anyway (--no-checksums)")).build();
+            if (seals == null) {
+                throw e;
+            }
+            seals.add(e.problem());
         }
     }
 
     /** Reads what follows seal 1; returns {digest zxid or -1, last processed zxid or -1}. */
-    private static long[] trailer(JuteInput in, String name, boolean checksums, String mode) {
+    private static long[] trailer(JuteInput in, String name, java.util.List<io.segscope.format.error.Problem> seals, String mode) {
         long[] out = {-1, -1};
         int left = in.available(1024);
         if (left == 0) {
@@ -310,7 +326,7 @@ public final class ZkSnapshot {
         }
         if (left == 21) {
             out[1] = in.readLong();
-            seal(in, name, checksums, mode, 2);
+            seal(in, name, seals, mode, 2);
             return out;
         }
         long at = in.position();
@@ -321,11 +337,11 @@ public final class ZkSnapshot {
         } else {
             in.readLong();
         }
-        seal(in, name, checksums, mode, 2);
+        seal(in, name, seals, mode, 2);
         left = in.available(1024);
         if (left == 21) {
             out[1] = in.readLong();
-            seal(in, name, checksums, mode, 3);
+            seal(in, name, seals, mode, 3);
         } else if (left != 0) {
             throw FormatException.at(Violation.ZK_INVALID_RECORD, name, in.position())
                     .note(left + (left == 1024 ? " or more" : "") + " bytes after the digest block started at " + at

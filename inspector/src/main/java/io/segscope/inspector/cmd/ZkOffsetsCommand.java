@@ -88,6 +88,15 @@ public final class ZkOffsetsCommand implements Callable<Integer> {
         }
         rows.sort(java.util.Comparator.comparing(ZkKafka.Offset::group).thenComparing(ZkKafka.Offset::topic)
                 .thenComparingInt(ZkKafka.Offset::partitionNumber).thenComparing(ZkKafka.Offset::partition));
+        List<Row> all = partitions(view, rows, owners, sel);
+        List<ZkKafka.Consumer> consumers = new ArrayList<>();
+        for (ZkKafka.Consumer c : view.consumers()) {
+            if (sel.group(c.group())) {
+                consumers.add(c);
+            }
+        }
+        consumers.sort(java.util.Comparator.comparing(ZkKafka.Consumer::group).thenComparing(ZkKafka.Consumer::id));
+        long uncommitted = all.stream().filter(r -> r.offset() == null).count();
         switch (format) {
             case csv -> {
                 int skipped = 0;
@@ -107,24 +116,35 @@ public final class ZkOffsetsCommand implements Callable<Integer> {
             case jsonl -> {
                 JsonGenerator json = new JsonFactory().createGenerator(out);
                 json.setRootValueSeparator(null);
-                for (ZkKafka.Offset o : rows) {
-                    ZkKafka.Owner owner = owners.get(o.group() + "\u0000" + o.topic() + "\u0000" + o.partition());
+                for (Row r : all) {
+                    ZkKafka.Offset o = r.offset();
+                    ZkKafka.Owner owner = r.owner();
                     json.writeStartObject();
-                    json.writeStringField("group", o.group());
-                    json.writeStringField("topic", o.topic());
-                    json.writeStringField("partition", o.partition());
-                    if (o.offset() == null) {
+                    json.writeStringField("line", "offset");
+                    json.writeStringField("group", r.group());
+                    json.writeStringField("topic", r.topic());
+                    json.writeStringField("partition", r.partition());
+                    json.writeBooleanField("committed", o != null);
+                    if (o == null || o.offset() == null) {
                         json.writeNullField("offset");
                     } else {
                         json.writeNumberField("offset", o.offset());
                     }
-                    json.writeStringField("value", o.value());
-                    json.writeStringField("note", o.note());
-                    json.writeNumberField("mtime", o.mtime());
-                    json.writeStringField("mtimeIso", Times.iso(o.mtime()));
-                    json.writeStringField("mzxid", "0x" + Long.toHexString(o.mzxid()));
-                    json.writeNumberField("version", o.version());
-                    json.writeStringField("path", o.path());
+                    json.writeStringField("value", o == null ? null : o.value());
+                    json.writeStringField("note", o == null ? NO_COMMIT : o.note());
+                    if (o == null) {
+                        json.writeNullField("mtime");
+                        json.writeNullField("mtimeIso");
+                        json.writeNullField("mzxid");
+                        json.writeNullField("version");
+                        json.writeNullField("path");
+                    } else {
+                        json.writeNumberField("mtime", o.mtime());
+                        json.writeStringField("mtimeIso", Times.iso(o.mtime()));
+                        json.writeStringField("mzxid", "0x" + Long.toHexString(o.mzxid()));
+                        json.writeNumberField("version", o.version());
+                        json.writeStringField("path", o.path());
+                    }
                     json.writeStringField("owner", owner == null ? null : owner.owner());
                     if (owner == null) {
                         json.writeNullField("ownerSessionOpen");
@@ -135,24 +155,53 @@ public final class ZkOffsetsCommand implements Callable<Integer> {
                     json.flush();
                     out.print('\n');
                 }
+                for (ZkKafka.Consumer c : consumers) {
+                    json.writeStartObject();
+                    json.writeStringField("line", "consumer");
+                    json.writeStringField("group", c.group());
+                    json.writeStringField("id", c.id());
+                    json.writeStringField("session", "0x" + Long.toHexString(c.session()));
+                    json.writeBooleanField("sessionOpen", c.sessionOpen());
+                    json.writeNumberField("ctime", c.ctime());
+                    json.writeStringField("ctimeIso", Times.iso(c.ctime()));
+                    json.writeStringField("registration", c.registration());
+                    json.writeEndObject();
+                    json.flush();
+                    out.print('\n');
+                }
             }
             default -> {
                 Table t = new Table("GROUP", "TOPIC", "PARTITION", "OFFSET", "MTIME", "MZXID", "VERSION", "OWNER", "NOTE");
-                for (ZkKafka.Offset o : rows) {
-                    ZkKafka.Owner owner = owners.get(o.group() + "\u0000" + o.topic() + "\u0000" + o.partition());
+                for (Row r : all) {
+                    ZkKafka.Offset o = r.offset();
+                    ZkKafka.Owner owner = r.owner();
+                    String ownerCell = owner == null ? "-" : Table.cell(owner.owner()) + (owner.sessionOpen() ? "" : " (session closed)");
+                    if (o == null) {
+                        t.add(Table.cell(r.group()), Table.cell(r.topic()), Table.cell(r.partition()), "-", "-", "-", "-",
+                                ownerCell, NO_COMMIT);
+                        continue;
+                    }
                     t.add(Table.cell(o.group()), Table.cell(o.topic()), Table.cell(o.partition()),
                             o.offset() == null ? Table.cell(o.value() == null ? "-" : o.value()) : Long.toString(o.offset()),
                             Times.iso(o.mtime()), "0x" + Long.toHexString(o.mzxid()), Integer.toString(o.version()),
-                            owner == null ? "-" : Table.cell(owner.owner()) + (owner.sessionOpen() ? "" : " (session closed)"),
-                            o.note() == null ? "" : o.note());
+                            ownerCell, o.note() == null ? "" : o.note());
                 }
                 if (t.size() > 0) {
                     t.print(out);
                 }
-                long consumers = view.consumers().stream().filter(c -> sel.group(c.group())).count();
-                long open = view.consumers().stream().filter(c -> sel.group(c.group()) && c.sessionOpen()).count();
+                if (!consumers.isEmpty()) {
+                    Table c = new Table("GROUP", "CONSUMER", "SESSION");
+                    for (ZkKafka.Consumer k : consumers) {
+                        c.add(Table.cell(k.group()), Table.cell(k.id()), "0x" + Long.toHexString(k.session())
+                                + (k.sessionOpen() ? " open" : " closed"));
+                    }
+                    out.print(t.size() > 0 ? "\n" : "");
+                    c.print(out);
+                }
+                long open = consumers.stream().filter(ZkKafka.Consumer::sessionOpen).count();
                 out.print("\n" + rows.size() + " offset(s) of " + rows.stream().map(ZkKafka.Offset::group).distinct().count()
-                        + " group(s); " + consumers + " registered consumer(s), " + open + " with an open session; as of zxid 0x"
+                        + " group(s), " + uncommitted + " assigned partition(s) with no commit; " + consumers.size()
+                        + " registered consumer(s), " + open + " with an open session; as of zxid 0x"
                         + Long.toHexString(restored.result().lastZxid()) + "\n");
             }
         }
@@ -164,6 +213,64 @@ public final class ZkOffsetsCommand implements Callable<Integer> {
             return Segscope.EXIT_IO;
         }
         return restored.errors() ? Segscope.EXIT_FINDINGS : Segscope.EXIT_OK;
+    }
+
+    static final String NO_COMMIT = "no commit";
+
+    /** One partition of a topic a group consumed: its commit (null for none) and its owner (null for none). */
+    record Row(String group, String topic, String partition, int partitionNumber, ZkKafka.Offset offset, ZkKafka.Owner owner) {
+    }
+
+    /**
+     * Per group and topic it consumed (committed to, or owns a partition of), every partition: the committed
+     * ones and those of the topic's assignment (/brokers/topics/&lt;t&gt;) with no commit.
+     */
+    static List<Row> partitions(ZkKafka.View view, List<ZkKafka.Offset> rows, Map<String, ZkKafka.Owner> owners,
+                                OffsetsCommand.Selection sel) {
+        List<Row> all = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.Set<String> consumed = new java.util.TreeSet<>();
+        for (ZkKafka.Offset o : rows) {
+            String key = o.group() + "\u0000" + o.topic() + "\u0000" + o.partition();
+            seen.add(key);
+            consumed.add(o.group() + "\u0000" + o.topic());
+            all.add(new Row(o.group(), o.topic(), o.partition(), o.partitionNumber(), o, owners.get(key)));
+        }
+        for (ZkKafka.Owner o : view.owners()) {
+            if (sel.group(o.group()) && sel.topic(o.topic())) {
+                consumed.add(o.group() + "\u0000" + o.topic());
+            }
+        }
+        for (String gt : consumed) {
+            int cut = gt.indexOf('\u0000');
+            String group = gt.substring(0, cut);
+            String topic = gt.substring(cut + 1);
+            ZkKafka.Topic t = view.topics().get(topic);
+            java.util.Set<String> parts = new java.util.LinkedHashSet<>();
+            if (t != null) {
+                t.assignment().keySet().forEach(p -> parts.add(Integer.toString(p)));
+            }
+            for (ZkKafka.Owner o : view.owners()) {
+                if (o.group().equals(group) && o.topic().equals(topic)) {
+                    parts.add(o.partition());
+                }
+            }
+            for (String p : parts) {
+                String key = group + "\u0000" + topic + "\u0000" + p;
+                if (seen.add(key)) {
+                    int n;
+                    try {
+                        n = Integer.parseInt(p);
+                    } catch (NumberFormatException e) {
+                        n = -1;
+                    }
+                    all.add(new Row(group, topic, p, n, null, owners.get(key)));
+                }
+            }
+        }
+        all.sort(java.util.Comparator.comparing(Row::group).thenComparing(Row::topic)
+                .thenComparingInt(Row::partitionNumber).thenComparing(Row::partition));
+        return all;
     }
 
     /** ExportZkOffsets' file, written through the report's atomic writer (a temporary file beside it, synced, renamed). */

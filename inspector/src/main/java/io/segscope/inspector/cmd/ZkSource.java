@@ -1,11 +1,13 @@
 package io.segscope.inspector.cmd;
 
 import io.segscope.format.error.FormatException;
+import io.segscope.format.error.Violation;
 import io.segscope.format.logdir.FileEntry;
 import io.segscope.format.verify.Finding;
 import io.segscope.format.verify.Severity;
 import io.segscope.format.zookeeper.ZkPathFilter;
 import io.segscope.format.zookeeper.ZkRestore;
+import io.segscope.inspector.input.ArchiveTree;
 import io.segscope.inspector.input.PathArgument;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -73,6 +75,15 @@ public final class ZkSource {
             }
             ZkRestore.Result r = ZkRestore.restore(roots, options);
             boolean errors = false;
+            for (PathArgument a : opened) {
+                if (a.tree() != null && a.tree().truncation().isPresent()) {
+                    // what the complete entries hold is restored; the cut is damage (the newest files may be what was cut)
+                    ArchiveTree.Truncation t = a.tree().truncation().get();
+                    err.print(command + ": " + FormatException.at(Violation.ARCHIVE_TRUNCATED, t.file(), t.position())
+                            .note(t.message()).build().getMessage() + "\n");
+                    errors = true;
+                }
+            }
             for (Finding f : r.findings()) {
                 errors |= f.severity() == Severity.ERROR;
                 err.print(command + ": " + f.severity().name().toLowerCase(java.util.Locale.ROOT) + ": " + f.problem().message()

@@ -166,6 +166,12 @@ public final class Inputs implements AutoCloseable {
                     return; // reported by truncations(): the data may be what was cut
                 }
             } else {
+                if (zooKeeperDataDir(path)) {
+                    unreadable.add(FormatException.at(Violation.IO_ERROR, path.toString(), FormatException.UNKNOWN)
+                            .note("a ZooKeeper data dir (version-2 holds snapshot.* and log.* files), not Kafka logs:"
+                                    + " read it with zk-offsets, zk-tree or offsets --zookeeper").build());
+                    return;
+                }
                 found = scanner.scan(path, listing);
             }
         } catch (FormatException e) {
@@ -195,6 +201,32 @@ public final class Inputs implements AutoCloseable {
                                 + " or the log dir)").build());
                 break;
             }
+        }
+    }
+
+    private static final java.util.regex.Pattern ZK_FILE = java.util.regex.Pattern.compile("(snapshot|log)\\.[0-9a-fA-F]+(\\.gz|\\.snappy)?");
+
+    /**
+     * True for a dir that is a ZooKeeper dataDir (or holds one a level down) and no Kafka segment: its
+     * {@code version-2} dir would otherwise pass for partition 2 of a topic "version" with no segments.
+     */
+    static boolean zooKeeperDataDir(Path path) {
+        if (!java.nio.file.Files.isDirectory(path)) {
+            return false;
+        }
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.walk(path, 3)) {
+            boolean[] zk = {false};
+            boolean kafka = s.anyMatch(f -> {
+                String name = f.getFileName() == null ? "" : f.getFileName().toString();
+                if (ZK_FILE.matcher(name).matches() && f.getParent() != null && f.getParent().getFileName() != null
+                        && f.getParent().getFileName().toString().equals("version-2")) {
+                    zk[0] = true;
+                }
+                return name.endsWith(".log") || name.endsWith(".index") || name.endsWith(".checkpoint");
+            });
+            return zk[0] && !kafka;
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return false;
         }
     }
 

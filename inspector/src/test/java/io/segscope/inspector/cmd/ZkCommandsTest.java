@@ -66,10 +66,121 @@ class ZkCommandsTest {
             assertThat(r.err()).contains(unreadable + " offset(s) left out");
         }
         Run jsonl = Run.of("zk-offsets", "--format", "jsonl", input(run));
-        assertThat(jsonl.out().lines().count()).isEqualTo(expected.get("offsets").size());
+        assertThat(jsonl.out().lines().filter(l -> l.contains("\"committed\":true")).count()).isEqualTo(expected.get("offsets").size());
         Run table = Run.of("zk-offsets", input(run));
         assertThat(table.exit()).isZero();
         assertThat(table.out()).contains(expected.get("offsets").size() + " offset(s) of ");
+    }
+
+    /**
+     * Per group and topic it consumed, every partition of the topic's assignment: the committed ones with
+     * their znode's stat and owner, the others "no commit"; then every registered consumer with whether its
+     * session is open. Derived from the tree and open sessions the live server answered (expected.json).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("runs")
+    void jsonlListsEveryAssignedPartitionAndTheRegisteredConsumers(String run) throws IOException {
+        JsonNode expected = JSON.readTree(corpus().resolve(run).resolve("expected.json").toFile());
+        java.util.Set<Long> open = new java.util.HashSet<>();
+        expected.get("openSessions").forEach(o -> open.add(o.get("sessionId").asLong()));
+        java.util.Map<String, JsonNode> nodes = new java.util.LinkedHashMap<>();
+        expected.get("nodes").forEach(n -> nodes.put(n.get("path").asText(), n));
+        java.util.Map<String, JsonNode> committed = new java.util.HashMap<>();
+        java.util.Set<String> consumed = new java.util.TreeSet<>();
+        for (JsonNode o : expected.get("offsets")) {
+            committed.put(o.get("group").asText() + "\u0000" + o.get("topic").asText() + "\u0000" + o.get("partition").asText(), o);
+            consumed.add(o.get("group").asText() + "\u0000" + o.get("topic").asText());
+        }
+        java.util.Map<String, JsonNode> owners = new java.util.HashMap<>();
+        List<String> wantConsumers = new ArrayList<>();
+        for (JsonNode n : nodes.values()) {
+            String[] p = n.get("path").asText().split("/", -1);
+            if (p.length == 6 && p[1].equals("consumers") && p[3].equals("owners")) {
+                owners.put(p[2] + "\u0000" + p[4] + "\u0000" + p[5], n);
+                consumed.add(p[2] + "\u0000" + p[4]);
+            }
+            if (p.length == 5 && p[1].equals("consumers") && p[3].equals("ids")) {
+                long session = n.get("stat").get("ephemeralOwner").asLong();
+                wantConsumers.add(p[2] + " " + p[4] + " 0x" + Long.toHexString(session) + " " + open.contains(session));
+            }
+        }
+        List<String> want = new ArrayList<>();
+        int noCommit = 0;
+        for (String gt : consumed) {
+            String[] k = gt.split("\u0000", -1);
+            java.util.Set<String> parts = new java.util.TreeSet<>();
+            JsonNode topic = nodes.get("/brokers/topics/" + k[1]);
+            if (topic != null && !topic.get("data").isNull()) {
+                JSON.readTree(topic.get("data").get("utf8").asText()).get("partitions").fieldNames().forEachRemaining(parts::add);
+            }
+            for (String key : committed.keySet()) {
+                if (key.startsWith(gt + "\u0000")) {
+                    parts.add(key.substring(gt.length() + 1));
+                }
+            }
+            for (String key : owners.keySet()) {
+                if (key.startsWith(gt + "\u0000")) {
+                    parts.add(key.substring(gt.length() + 1));
+                }
+            }
+            for (String part : parts) {
+                JsonNode c = committed.get(gt + "\u0000" + part);
+                JsonNode owner = owners.get(gt + "\u0000" + part);
+                String ownerText = owner == null ? "null" : owner.get("data").get("utf8").asText() + " "
+                        + open.contains(owner.get("stat").get("ephemeralOwner").asLong());
+                if (c == null) {
+                    noCommit++;
+                }
+                want.add(k[0] + " " + k[1] + " " + part + " " + (c == null ? "no commit"
+                        : value(c) + " " + c.get("mtime").asLong() + " 0x" + Long.toHexString(c.get("mzxid").asLong())
+                        + " " + c.get("version").asInt()) + " " + ownerText);
+            }
+        }
+        Run r = Run.of("zk-offsets", "--format", "jsonl", input(run));
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> got = new ArrayList<>();
+        List<String> gotConsumers = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            JsonNode n = JSON.readTree(line);
+            if (n.get("line").asText().equals("consumer")) {
+                gotConsumers.add(n.get("group").asText() + " " + n.get("id").asText() + " " + n.get("session").asText()
+                        + " " + n.get("sessionOpen").asBoolean());
+                continue;
+            }
+            boolean isCommitted = n.get("committed").asBoolean();
+            assertThat(n.get("note").asText(null) == null || !n.get("note").asText().equals("no commit") || !isCommitted).isTrue();
+            got.add(n.get("group").asText() + " " + n.get("topic").asText() + " " + n.get("partition").asText() + " "
+                    + (!isCommitted ? n.get("note").asText() : n.get("value").asText("null") + " " + n.get("mtime").asLong() + " "
+                    + n.get("mzxid").asText() + " " + n.get("version").asInt())
+                    + " " + (n.get("owner").isNull() ? "null" : n.get("owner").asText() + " " + n.get("ownerSessionOpen").asBoolean()));
+        }
+        assertThat(got).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(gotConsumers).containsExactlyInAnyOrderElementsOf(wantConsumers);
+        Run table = Run.of("zk-offsets", input(run));
+        assertThat(table.out()).contains(", " + noCommit + " assigned partition(s) with no commit; " + wantConsumers.size()
+                + " registered consumer(s), " + wantConsumers.stream().filter(c -> c.endsWith(" true")).count() + " with an open session");
+    }
+
+    /** An offset's value as zk-offsets gives it: the data as UTF-8 text (malformed bytes replaced), "null" for null data. */
+    private static String value(JsonNode offset) {
+        JsonNode data = offset.get("data");
+        return data.isNull() ? "null" : new String(Base64.getDecoder().decode(data.get("base64").asText()), StandardCharsets.UTF_8);
+    }
+
+    /** The table on zk-3.9.5: a group with an uncommitted partition, its owners and its registered consumer. */
+    @Test
+    void tableShowsNoCommitRowsAndConsumers() {
+        Run r = Run.of("zk-offsets", "--group", "colon:group:1", "--group", "legacy-0.7-group", input("zk-3.9.5"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().map(String::strip).map(l -> l.replaceAll(" +", " ")).toList();
+        assertThat(lines).contains("legacy-0.7-group orders 1-0 4242 2026-12-07T23:19:02.962Z 0xe0 0 - a Kafka 0.7 partition name (broker-partition)",
+                "legacy-0.7-group orders 0 - - - - - no commit", "legacy-0.7-group orders 1 - - - - - no commit",
+                "legacy-0.7-group orders 2 - - - - - no commit",
+                "colon:group:1 orders 2 1860 2026-12-07T23:19:03.532Z 0x275 7 colon:group:1_host0.example.com-1418000017202-a6183a43-0",
+                "GROUP CONSUMER SESSION",
+                "colon:group:1 colon:group:1_host0.example.com-1418000017202-a6183a43 0x1000008b3220007 open",
+                "8 offset(s) of 2 group(s), 3 assigned partition(s) with no commit; 1 registered consumer(s), 1 with an open session;"
+                        + " as of zxid 0x289");
     }
 
     @Test
@@ -91,7 +202,7 @@ class ZkCommandsTest {
             JsonNode row = null;
             for (String line : hex.out().split("\n")) {
                 JsonNode n = JSON.readTree(line);
-                if (n.get("path").asText().equals(path)) {
+                if (n.get("line").asText().equals("offset") && n.get("path").asText().equals(path)) {
                     row = n;
                 }
             }
@@ -166,6 +277,72 @@ class ZkCommandsTest {
         Run treeDir = Run.of("zk-tree", "--format", "jsonl", input("zk-3.9.5-datalogdir"));
         Run treeTar = Run.of("zk-tree", "--format", "jsonl", archive.toString());
         assertThat(treeTar.out()).isEqualTo(treeDir.out());
+    }
+
+    /** A tar.gz cut short: the complete entries are restored, the cut is reported naming the archive, exit 1 (never 0). */
+    @Test
+    void truncatedArchiveIsDamage(@TempDir Path tmp) throws IOException {
+        Path archive = TarGz.of(tmp.resolve("zk.tar.gz"), corpus().resolve("zk-3.9.5"));
+        Path cut = tmp.resolve("cut.tar.gz");
+        byte[] bytes = Files.readAllBytes(archive);
+        Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        for (String[] args : List.of(new String[]{"zk-offsets", cut.toString()}, new String[]{"zk-tree", "--kafka", cut.toString()},
+                new String[]{"offsets", "--zookeeper", cut.toString(), Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString()})) {
+            Run r = Run.of(args);
+            assertThat(r.exit()).as(String.join(" ", args) + "\n" + r.err()).isEqualTo(1);
+            assertThat(r.err()).contains("archive-truncated").doesNotContain("\tat ");
+        }
+    }
+
+    /** --no-checksums on a snapshot whose seal fails: the snapshot is used, with a warning naming file and position (never silently). */
+    @Test
+    void noChecksumsWarnsOfAFailedSnapshotSeal(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("version-2");
+        Files.createDirectories(dir);
+        try (Stream<Path> s = Files.list(corpus().resolve("zk-3.9.5/data/version-2"))) {
+            for (Path f : s.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        try (RandomAccessFile f = new RandomAccessFile(dir.resolve("snapshot.277").toFile(), "rw")) {
+            f.seek(15000);
+            int b = f.read();
+            f.seek(15000);
+            f.write(b ^ 0x40);
+        }
+        Run strict = Run.of("zk-offsets", "--format", "csv", tmp.toString());
+        assertThat(strict.exit()).isEqualTo(1);
+        assertThat(strict.err()).contains("snapshot.277 position 29957: zk-checksum field seal 1").contains("falls back");
+        Run lax = Run.of("zk-offsets", "--format", "csv", "--no-checksums", tmp.toString());
+        assertThat(lax.exit()).as(lax.err()).isZero();
+        assertThat(lax.err()).contains("warning: ").contains("snapshot.277 position 29957: zk-checksum field seal 1")
+                .contains("the snapshot is used anyway (--no-checksums)");
+    }
+
+    /**
+     * A ZooKeeper data dir given where Kafka logs are read: its version-2 dir is no partition 2 of a topic
+     * "version"; exit 3 naming it, never a clean run over nothing (and never a second "cluster" beside real logs).
+     */
+    @Test
+    void zooKeeperDirGivenToKafkaCommands(@TempDir Path tmp) throws IOException {
+        String zk = corpus().resolve("zk-3.9.5").toString();
+        String kafka = Corpus.corpus().resolve("kraft-4.4.0-plain/logdir").toString();
+        for (String[] args : List.of(new String[]{"offsets", zk}, new String[]{"offsets", zk + "/data"},
+                new String[]{"offsets", "--zookeeper", zk, zk}, new String[]{"dump", zk},
+                new String[]{"report", "--out", tmp.resolve("r.html").toString(), zk})) {
+            Run r = Run.of(args);
+            assertThat(r.exit()).as(String.join(" ", args) + "\n" + r.err()).isEqualTo(3);
+            assertThat(r.err()).contains("a ZooKeeper data dir (version-2 holds snapshot.* and log.* files), not Kafka logs");
+        }
+        Run tar = Run.of("offsets", TarGz.of(tmp.resolve("zk.tar.gz"), corpus().resolve("zk-3.9.5")).toString());
+        assertThat(tar.exit()).isEqualTo(3);
+        assertThat(tar.err()).contains("no Kafka segment, partition dir or log dir found there");
+        Run both = Run.of("offsets", "--format", "csv", corpus().resolve("kafka-3.9.1-zk").toString());
+        Run logdir = Run.of("offsets", "--format", "csv", corpus().resolve("kafka-3.9.1-zk/logdir").toString());
+        assertThat(both.exit()).as(both.err()).isZero();
+        assertThat(both.err()).doesNotContain("clusters");
+        assertThat(both.out()).isEqualTo(logdir.out()).isNotEmpty();
+        assertThat(Run.of("offsets", kafka).exit()).isZero();
     }
 
     @Test
