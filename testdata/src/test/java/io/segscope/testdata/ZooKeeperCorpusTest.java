@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,7 +25,7 @@ import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import io.segscope.testdata.generator.ZkCorpusGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -404,7 +403,7 @@ class ZooKeeperCorpusTest {
     private static Map<String, Object> json(Path file) throws IOException {
         try (JsonParser p = new JsonFactory().createParser(file.toFile())) {
             p.nextToken();
-            return (Map<String, Object>) value(p);
+            return (Map<String, Object>) ZkCorpusGenerator.readValue(p);
         }
     }
 
@@ -420,44 +419,5 @@ class ZooKeeperCorpusTest {
         Object v = m.get(key);
         assertThat(v).as(key).isInstanceOf(Map.class);
         return (Map<String, Object>) v;
-    }
-
-    private static Object value(JsonParser p) throws IOException {
-        switch (p.currentToken()) {
-            case START_OBJECT -> {
-                Map<String, Object> m = new LinkedHashMap<>();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String k = p.currentName();
-                    p.nextToken();
-                    m.put(k, value(p));
-                }
-                return m;
-            }
-            case START_ARRAY -> {
-                List<Object> l = new ArrayList<>();
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    l.add(value(p));
-                }
-                return l;
-            }
-            case VALUE_STRING -> {
-                return p.getText();
-            }
-            case VALUE_NUMBER_INT -> {
-                return p.getLongValue();
-            }
-            case VALUE_NUMBER_FLOAT -> {
-                return p.getDoubleValue();
-            }
-            case VALUE_TRUE -> {
-                return true;
-            }
-            case VALUE_FALSE -> {
-                return false;
-            }
-            default -> {
-                return null;
-            }
-        }
     }
 }

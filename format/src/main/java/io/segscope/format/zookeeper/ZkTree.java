@@ -129,18 +129,24 @@ public final class ZkTree {
 
     // ---- DataTree's operations ----
 
-    int createNode(String path, byte[] data, List<ZkAcl> acl, long owner, int parentCVersion, long zxid, long time) {
+    /** The node of {@code path}'s parent, or null when the path has no '/' or the parent is not there. */
+    private ZkNode parentNode(String path) {
         int slash = path.lastIndexOf('/');
-        if (slash < 0) {
-            return NONODE;
-        }
-        String parentName = slash == 0 ? "/" : path.substring(0, slash);
-        String childName = path.substring(slash + 1);
-        ZkNode parent = nodes.get(parentName);
+        return slash < 0 ? null : nodes.get(slash == 0 ? "/" : path.substring(0, slash));
+    }
+
+    /** The last name in {@code path}. */
+    private static String childName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    int createNode(String path, byte[] data, List<ZkAcl> acl, long owner, int parentCVersion, long zxid, long time) {
+        ZkNode parent = parentNode(path);
         if (parent == null) {
             return NONODE;
         }
-        if (parent.children.contains(childName) || (path.equals("/"))) {
+        String child = childName(path);
+        if (parent.children.contains(child) || (path.equals("/"))) {
             ZkNode existing = nodes.get(path);
             if (existing != null) {
                 existing.acl = acl;
@@ -154,7 +160,7 @@ public final class ZkTree {
             parent.cversion = parentCVersion;
             parent.pzxid = zxid;
         }
-        parent.children.add(childName);
+        parent.children.add(child);
         if (filter.keeps(path)) {
             ZkNode n = new ZkNode(data, acl);
             n.czxid = zxid;
@@ -174,17 +180,11 @@ public final class ZkTree {
     }
 
     int deleteNode(String path, long zxid) {
-        int slash = path.lastIndexOf('/');
-        if (slash < 0) {
-            return NONODE;
-        }
-        String parentName = slash == 0 ? "/" : path.substring(0, slash);
-        String childName = path.substring(slash + 1);
-        ZkNode parent = nodes.get(parentName);
+        ZkNode parent = parentNode(path);
         if (parent == null) {
             return NONODE;
         }
-        boolean existed = parent.children.remove(childName);
+        boolean existed = parent.children.remove(childName(path));
         if (zxid > parent.pzxid) {
             parent.pzxid = zxid;
         }
@@ -229,12 +229,8 @@ public final class ZkTree {
         if (path.equals("/") || path.isEmpty()) {
             return true;
         }
-        int slash = path.lastIndexOf('/');
-        if (slash < 0) {
-            return false;
-        }
-        ZkNode parent = nodes.get(slash == 0 ? "/" : path.substring(0, slash));
-        return parent != null && parent.children.contains(path.substring(slash + 1));
+        ZkNode parent = parentNode(path);
+        return parent != null && parent.children.contains(childName(path));
     }
 
     int setCversionPzxid(String path, int newCversion, long zxid) {

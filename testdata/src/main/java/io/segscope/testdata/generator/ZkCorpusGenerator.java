@@ -360,7 +360,8 @@ public final class ZkCorpusGenerator {
         ZkJson.write(file, runJson);
     }
 
-    static Object readValue(JsonParser p) throws IOException {
+    /** The JSON value at the parser's current token: maps (in order), lists, strings, longs, doubles, booleans, null. */
+    public static Object readValue(JsonParser p) throws IOException {
         switch (p.currentToken()) {
             case START_OBJECT -> {
                 Map<String, Object> m = new LinkedHashMap<>();
