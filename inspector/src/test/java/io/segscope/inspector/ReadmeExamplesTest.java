@@ -69,6 +69,29 @@ class ReadmeExamplesTest {
         assertThat(differences).as("README examples that differ from the output (regenerate: see the class comment)").isEmpty();
     }
 
+    /**
+     * The test names inputs by absolute path, and a report's page holds its inputs' paths as given: the
+     * size it prints is put back to the page's size when run from the repository's root with the
+     * README's relative paths, so that it does not depend on where the checkout lies.
+     */
+    private static String pageSizeFromTheRoot(List<String> args, String prefix, String text) {
+        int outAt = args.indexOf("--out");
+        if (!"report".equals(args.get(0)) || outAt < 0) {
+            return text;
+        }
+        Path page = Path.of(args.get(outAt + 1));
+        if (!Files.isRegularFile(page)) {
+            return text;
+        }
+        try {
+            String html = Files.readString(page, StandardCharsets.UTF_8).replace(prefix, "");
+            int size = html.getBytes(StandardCharsets.UTF_8).length;
+            return text.replaceFirst("\\((\\d+) bytes\\)", "(" + size + " bytes)");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** {@code $ command} and what it prints. */
     static List<String> run(String command) {
         Matcher c = COMMAND.matcher(command);
@@ -91,6 +114,7 @@ class ReadmeExamplesTest {
         if (" 2>&1".equals(c.group(2))) {
             text += run.err().replace(prefix, "");
         }
+        text = pageSizeFromTheRoot(args, prefix, text);
         List<String> out = new ArrayList<>();
         out.add("$ " + command);
         List<String> printed = text.isEmpty() ? List.of() : List.of(text.split("\n", -1));
