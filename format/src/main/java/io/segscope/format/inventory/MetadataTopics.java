@@ -40,6 +40,8 @@ public final class MetadataTopics {
     private final Map<String, Map<String, String>> configs = new HashMap<>();
     /** topic id → partition → the last leader recorded (a partition left with none keeps its last), from PartitionRecord and PartitionChangeRecord. */
     private final Map<KafkaUuid, Map<Integer, Integer>> leaders = new HashMap<>();
+    /** topic id → partition → the last in-sync replica set recorded (PartitionRecord, then each PartitionChangeRecord that sets one). */
+    private final Map<KafkaUuid, Map<Integer, List<Integer>>> isrs = new HashMap<>();
     private static final int TOPIC_RESOURCE = 2;
     private long records;
 
@@ -96,6 +98,7 @@ public final class MetadataTopics {
                 if (leader >= 0) {
                     leaders.computeIfAbsent(id, x -> new HashMap<>()).put((Integer) v.get("PartitionId"), leader);
                 }
+                putIsr(id, (Integer) v.get("PartitionId"), v.get("Isr"));
             }
             case "PartitionChangeRecord" -> {
                 int leader = ((Number) v.get("Leader")).intValue();
@@ -103,12 +106,14 @@ public final class MetadataTopics {
                     leaders.computeIfAbsent((KafkaUuid) v.get("TopicId"), x -> new HashMap<>())
                             .put((Integer) v.get("PartitionId"), leader);
                 }
+                putIsr((KafkaUuid) v.get("TopicId"), (Integer) v.get("PartitionId"), v.get("Isr"));   // null: unchanged
             }
             case "RemoveTopicRecord" -> {
                 KafkaUuid id = (KafkaUuid) v.get("TopicId");
                 String name = names.remove(id);
                 partitions.remove(id);
                 leaders.remove(id);
+                isrs.remove(id);
                 if (name != null) {
                     configs.remove(name);
                 }
@@ -129,6 +134,16 @@ public final class MetadataTopics {
             }
             default -> {
             }
+        }
+    }
+
+    private void putIsr(KafkaUuid id, int partition, Object isr) {
+        if (isr instanceof List<?> l) {
+            List<Integer> ids = new ArrayList<>(l.size());
+            for (Object o : l) {
+                ids.add(((Number) o).intValue());
+            }
+            isrs.computeIfAbsent(id, x -> new HashMap<>()).put(partition, List.copyOf(ids));
         }
     }
 
@@ -158,6 +173,18 @@ public final class MetadataTopics {
         }
         Integer l = leaders.getOrDefault(t.get().id(), Map.of()).get(partition);
         return l == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(l);
+    }
+
+    /**
+     * The last in-sync replica set the metadata log recorded for a partition (the brokers' node ids),
+     * if it knows the topic and partition.
+     */
+    public Optional<List<Integer>> isr(String topic, int partition) {
+        Optional<Topic> t = topic(topic);
+        if (t.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(isrs.getOrDefault(t.get().id(), Map.of()).get(partition));
     }
 
     /** The name of the topic with this id, if the metadata log knows it. */

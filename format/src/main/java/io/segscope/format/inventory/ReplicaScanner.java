@@ -284,6 +284,9 @@ public final class ReplicaScanner {
             } else if (hwCheckpoint.isEmpty()) {
                 notes.add("no replication-offset-checkpoint entry: Kafka loads the high watermark as the log start offset " + v);
             }
+            if (unclean && metadata != null && v < logEnd && !dir.name().isMetadataLog()) {
+                hw = OptionalLong.of(afterCrash(dir, ctx, metadata, raw, v, logEnd, notes));
+            }
         }
 
         // producer state: the latest snapshot at or below the log end, then the batches after it
@@ -401,6 +404,38 @@ public final class ReplicaScanner {
                 maxTsOffset, List.copyOf(epochCheckpoint), List.copyOf(epochBatches), lastBatchEpoch, segs.size(), bytes,
                 producers.size(), List.copyOf(open), compacted, cleaner, dirty, ctx.cleanShutdown(), deep, stateFrom,
                 List.copyOf(notes), distinct(problems));
+    }
+
+    /**
+     * The high watermark a restarted broker serves after an unclean shutdown (docs/format.md 1.11):
+     * the checkpoint is written every {@code replica.high.watermark.checkpoint.interval.ms}, so a
+     * crash leaves it behind. When the metadata log's last in-sync replica set of the partition is
+     * this broker alone, the broker becomes its leader on restart and {@code Partition.makeLeader}
+     * calls {@code maybeIncrementLeaderHW}, which raises the high watermark to the log end offset
+     * (no other in-sync replica holds it back; not when {@code min.insync.replicas} is above 1).
+     * Otherwise the checkpoint's value stays, with a note that the live one may have been higher.
+     */
+    private static long afterCrash(PartitionDir dir, LogDirContext ctx, MetadataTopics metadata, long raw, long loaded,
+                                   long logEnd, List<String> notes) {
+        Optional<List<Integer>> isr = metadata.isr(dir.topic(), dir.partition());
+        if (isr.isEmpty() || ctx.brokerId().isEmpty() || !isr.get().contains(ctx.brokerId().getAsInt())) {
+            return loaded;
+        }
+        String said = "replication-offset-checkpoint says " + raw + ", written before the crash";
+        String minIsr = metadata.configs(dir.topic()).get("min.insync.replicas");
+        boolean underMinIsr = minIsr != null && !minIsr.trim().equals("1");
+        if (isr.get().size() == 1 && !underMinIsr) {
+            notes.add(said + "; a restarted sole in-sync leader serves the log end " + logEnd);
+            return logEnd;
+        }
+        if (isr.get().size() == 1) {
+            notes.add(said + "; min.insync.replicas is " + minIsr.trim() + ", so a restarted leader keeps it (the live high watermark"
+                    + " may have been higher, up to " + logEnd + ")");
+        } else {
+            notes.add(said + "; the in-sync replicas " + isr.get() + " include other brokers, so it stays (the live high watermark"
+                    + " may have been higher, up to " + logEnd + ")");
+        }
+        return loaded;
     }
 
     /** The problems, each once (the same damage can be met by two of the reads). */

@@ -30,7 +30,9 @@ import java.util.OptionalLong;
  *     recovery truncates it)
  * @param highWatermarkCheckpoint the {@code replication-offset-checkpoint} entry
  * @param highWatermark what Kafka loads: the checkpoint held inside [log start, log end] (the log
- *     start offset when the log dir has the file but no entry); empty when no checkpoint file is known
+ *     start offset when the log dir has the file but no entry); after an unclean shutdown, the log end
+ *     offset when the metadata log's ISR of the partition is this broker alone (a restarted sole
+ *     in-sync leader raises it at once); empty when no checkpoint file is known
  * @param recoveryPoint the {@code recovery-point-offset-checkpoint} entry
  * @param lastStableOffset the first offset of the earliest open transaction, at most the high
  *     watermark (the log end when no high watermark is known)

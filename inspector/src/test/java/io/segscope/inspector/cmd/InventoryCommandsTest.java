@@ -90,6 +90,38 @@ class InventoryCommandsTest {
         }));
     }
 
+    /**
+     * After a SIGKILL the {@code replication-offset-checkpoint} lags (written every 5 s); a restarted
+     * broker leading a partition whose ISR is itself alone serves the log end at once
+     * ({@code Partition.makeLeader} → {@code maybeIncrementLeaderHW}). The killed run's Admin snapshot
+     * was taken 1.5 s before the kill while producers went on, so it is a lower bound there.
+     */
+    @Test
+    void killedSoleInSyncLeaderServesTheLogEnd() throws IOException {
+        Path run = Corpus.runs().stream().filter(r -> r.getFileName().toString().equals(KILLED)).findFirst().orElseThrow();
+        Map<String, Map<String, Object>> ours = partitions(run.resolve("logdir").toString());
+        Map<String, long[]> expected = Map.of("burst-0", new long[] {10026, 10916}, "__transaction_state-2", new long[] {84, 90});
+        expected.forEach((tp, v) -> {
+            Map<String, Object> row = ours.get(tp);
+            assertThat(((Number) row.get("highWatermarkCheckpoint")).longValue()).as(tp).isEqualTo(v[0]);
+            assertThat(((Number) row.get("highWatermark")).longValue()).as(tp).isEqualTo(v[1]);
+            assertThat(((Number) row.get("logEndOffset")).longValue()).as(tp).isEqualTo(v[1]);
+            assertThat(row.get("notes").toString()).as(tp).contains("replication-offset-checkpoint says " + v[0]
+                    + ", written before the crash; a restarted sole in-sync leader serves the log end " + v[1]);
+        });
+        // elsewhere the checkpoint had caught up with the log end
+        ours.forEach((tp, row) -> {
+            if (!expected.containsKey(tp) && row.get("highWatermark") != null) {
+                assertThat(row.get("highWatermark")).as(tp).isEqualTo(row.get("highWatermarkCheckpoint") == null
+                        ? row.get("logStartOffset") : row.get("highWatermarkCheckpoint"));
+            }
+        });
+        Run lag = Run.of("lag", "--format", "jsonl", run.resolve("logdir").toString());
+        assertThat(lag.exit()).as(lag.err()).isZero();
+        List<Map<String, Object>> burst = JsonLines.parse(lag.out()).stream().filter(r -> "burst".equals(r.get("topic"))).toList();
+        assertThat(burst).isNotEmpty().allSatisfy(r -> assertThat(((Number) r.get("highWatermark")).longValue()).isEqualTo(10916));
+    }
+
     /** {@code --time -1} and {@code -2} print exactly kafka-get-offsets.sh's lines for what the Admin API reported. */
     @TestFactory
     Stream<DynamicTest> timeLinesEqualGetOffsets() throws IOException {
