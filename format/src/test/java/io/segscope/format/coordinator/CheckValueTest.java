@@ -55,13 +55,7 @@ class CheckValueTest {
         CoordinatorResult read = OFFSETS.decode(k, 0, key.length, v, 0, vl);
         CoordinatorResult checked = OFFSETS.decodeKeyCheckValue(k, 0, key.length, v, 0, vl);
         if (read instanceof Unknown u) {
-            assertThat(checked).isInstanceOf(Unknown.class);
-            Unknown c = (Unknown) checked;
-            assertThat(c.reason()).isEqualTo(u.reason());
-            assertThat(c.valueVersion()).isEqualTo(u.valueVersion());
-            assertThat(c.detail()).isEqualTo(u.detail());
-            assertThat(c.field()).isEqualTo(u.field());
-            assertThat(c.position()).isEqualTo(u.position());
+            CheckValueTest.sameUnknown(u, checked);
         } else {
             Decoded d = (Decoded) read;
             assertThat(checked).isInstanceOf(Decoded.class);
@@ -71,5 +65,16 @@ class CheckValueTest {
             assertThat(c.valueTrailingBytes()).isEqualTo(d.valueTrailingBytes());
             assertThat(c.ownerId()).isEqualTo(d.ownerId());
         }
+    }
+
+    /** The checked path refused the record exactly where decoding did: same reason, version, detail, field and byte. */
+    static void sameUnknown(Unknown u, CoordinatorResult checked) {
+        assertThat(checked).isInstanceOf(Unknown.class);
+        Unknown c = (Unknown) checked;
+        assertThat(c.reason()).isEqualTo(u.reason());
+        assertThat(c.valueVersion()).isEqualTo(u.valueVersion());
+        assertThat(c.detail()).isEqualTo(u.detail());
+        assertThat(c.field()).isEqualTo(u.field());
+        assertThat(c.position()).isEqualTo(u.position());
     }
 }
